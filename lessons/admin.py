@@ -1,0 +1,111 @@
+"""Admin for lessons and fictional fixtures.
+
+Publication goes through ``set_lesson_published`` and fixture edits through
+``create_fixture_version``, so the admin writes the same audit entries and
+versions as every other path. Lesson text itself is edited in git, not here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db import transaction
+from django.http import HttpRequest
+
+from .models import Fixture, FixtureVersion, Lesson, LessonVersion
+from .services import create_fixture_version, set_lesson_published
+
+
+@admin.register(Lesson)
+class LessonAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "slug", "order", "is_published", "current_version"]
+    list_filter = ["is_published"]
+    readonly_fields = ["course", "slug", "order", "is_published", "current_version"]
+    actions = ["publish", "unpublish"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.action(description="선택한 레슨 게시")
+    def publish(self, request: HttpRequest, queryset: Any) -> None:
+        self._set(request, queryset, True)
+
+    @admin.action(description="선택한 레슨 게시 중단")
+    def unpublish(self, request: HttpRequest, queryset: Any) -> None:
+        self._set(request, queryset, False)
+
+    def _set(self, request: HttpRequest, queryset: Any, published: bool) -> None:
+        with transaction.atomic():
+            for lesson in queryset:
+                set_lesson_published(lesson=lesson, published=published, actor=request.user, reason="관리 화면에서 변경")
+        self.message_user(request, "게시 상태를 바꾸고 감사 기록을 남겼습니다.", messages.SUCCESS)
+
+
+@admin.register(LessonVersion)
+class LessonVersionAdmin(admin.ModelAdmin):
+    list_display = ["title", "lesson", "number", "created_at"]
+    readonly_fields = [f.name for f in LessonVersion._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class FixtureForm(forms.ModelForm):
+    text = forms.CharField(label="내용 (가상 자료)", widget=forms.Textarea(attrs={"rows": 14}))
+    reason = forms.CharField(label="고친 이유", max_length=300)
+
+    class Meta:
+        model = Fixture
+        fields = ["title"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk and self.instance.current_version:
+            self.fields["text"].initial = self.instance.current_version.text
+
+
+class FixtureVersionInline(admin.TabularInline):
+    model = FixtureVersion
+    fields = ["number", "origin", "created_by", "created_at", "digest"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    ordering = ["-number"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Fixture)
+class FixtureAdmin(admin.ModelAdmin):
+    form = FixtureForm
+    list_display = ["title", "slug", "is_fictional", "current_version"]
+    readonly_fields = ["slug", "lesson", "is_fictional"]
+    inlines = [FixtureVersionInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: Fixture, form: FixtureForm, change: bool) -> None:
+        with transaction.atomic():
+            obj.save()
+            text = form.cleaned_data["text"].replace("\r\n", "\n")
+            if obj.current_version is None or obj.current_version.text != text:
+                create_fixture_version(
+                    fixture=obj, text=text, origin=FixtureVersion.Origin.ADMIN, actor=request.user,
+                    reason=form.cleaned_data["reason"],
+                )

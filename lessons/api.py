@@ -1,0 +1,99 @@
+"""JSON API of the lessons app: the same selectors and services as the pages."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django.urls import reverse
+from ninja import Router
+
+from tutor.api import ANYONE
+
+from . import selectors, services
+from .models import Lesson, SelfReport
+from .schemas import (
+    LessonDetailOut,
+    LessonOut,
+    ProgressOut,
+    SelfCheckAnswerOut,
+    SelfReportOut,
+    UnderstoodIn,
+)
+from .selectors import LessonProgress
+
+router = Router(tags=["레슨"])
+
+NOT_CERTIFIED = "진도, 자기 점검, 검토는 서로 다른 기록이며 어느 것도 실력을 인증하지 않습니다."
+
+
+def _lesson_out(lesson: Lesson) -> dict:
+    version = lesson.current_version
+    return {
+        "slug": lesson.slug,
+        "title": version.title,
+        "summary": version.summary,
+        "order": lesson.order,
+        "minutes": version.minutes,
+        "version": version.number,
+        "is_published": lesson.is_published,
+        "url": reverse("lessons:detail", args=[lesson.slug]),
+    }
+
+
+@router.get("/lessons", response=list[LessonOut], auth=ANYONE, summary="레슨 목록")
+def list_lessons(request: HttpRequest) -> list[dict]:
+    return [_lesson_out(lesson) for lesson in selectors.visible_lessons(request.auth)]
+
+
+@router.get("/lessons/{slug}", response=LessonDetailOut, auth=ANYONE, summary="레슨 하나 (해설 제외)")
+def get_lesson(request: HttpRequest, slug: str) -> dict:
+    lesson = selectors.access_lesson(request.auth, slug)
+    version = lesson.current_version
+    return {
+        **_lesson_out(lesson),
+        "parts": version.parts,
+        "self_checks": list(version.self_checks.values("key", "question")),
+        "files": list(version.files.values_list("name", flat=True)),
+        "notice": "읽기는 숙달이 아닙니다. " + NOT_CERTIFIED,
+    }
+
+
+@router.get("/lessons/{slug}/self-checks/{key}/answer", response=SelfCheckAnswerOut, summary="확인 문제의 답과 해설 (로그인 필요)")
+def reveal_answer(request: HttpRequest, slug: str, key: str) -> dict:
+    check = selectors.access_self_check(request.auth, slug, key)
+    services.record_completion(user=request.auth, lesson=check.version.lesson, kind="answer_revealed", item=key)
+    return {"key": check.key, "question": check.question, "answer": check.answer, "explanation": check.explanation}
+
+
+@router.post("/lessons/{slug}/self-checks/{key}/understood", response=SelfReportOut, summary="'이해했어요' 자기 보고 (성적 아님)")
+def mark_understood(request: HttpRequest, slug: str, key: str, payload: UnderstoodIn) -> dict:
+    check = selectors.access_self_check(request.auth, slug, key)
+    report = services.report_understood(user=request.auth, self_check=check, confidence=payload.confidence)
+    return _report_out(report)
+
+
+def _report_out(report: SelfReport) -> dict:
+    return {"key": report.self_check.key, "understood_at": report.at, "confidence": report.confidence}
+
+
+def _progress_out(entry: LessonProgress) -> dict:
+    return {
+        "lesson": entry.lesson.slug,
+        "title": entry.lesson.current_version.title,
+        "completion": {
+            "opened_at": entry.opened_at,
+            "parts_reached": entry.parts_reached,
+            "parts_total": entry.parts_total,
+            "answers_revealed": entry.answers_revealed,
+        },
+        "self_report": {
+            "understood": len(entry.understood),
+            "self_checks": entry.self_checks_total,
+            "reports": [_report_out(r) for r in entry.understood],
+        },
+        "review": {"records": []},
+    }
+
+
+@router.get("/me/progress", response=ProgressOut, summary="내 학습 기록: 세 기록을 나란히")
+def my_progress(request: HttpRequest) -> dict:
+    return {"notice": NOT_CERTIFIED, "lessons": [_progress_out(e) for e in selectors.progress_of(request.auth)]}

@@ -1,0 +1,213 @@
+"""Read lesson folders from disk into plain data, checking their shape.
+
+A lesson lives in ``lessons/content/<slug>/``: ``lesson.md`` (YAML front
+matter, then twelve ``## … {#part-key}`` sections in the fixed order),
+``self_checks.yaml``, ``files/`` (downloadable lab files) and ``fixtures/``
+(fictional data). Nothing here touches the database; ``services.load_course``
+does, so parsing can be tested and reused on its own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .models import PartKey
+from .rendering import RenderedPart, render_part
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,48}$")
+PART_HEADING = re.compile(r"^## +(?P<title>.+?) +\{#(?P<key>[a-z-]+)\}\s*$")
+FENCE = re.compile(r"^(```|~~~)")
+MAX_FILE_BYTES = 64 * 1024
+
+
+class ContentError(ValueError):
+    """A lesson folder that does not follow the format; the message names the file and the fault."""
+
+
+@dataclass
+class PartSource:
+    number: int
+    key: str
+    title: str
+    rendered: RenderedPart
+
+    @property
+    def anchor(self) -> str:
+        return f"s{self.number}-{self.key}"
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "key": self.key,
+            "title": self.title,
+            "anchor": self.anchor,
+            "html": self.rendered.html,
+            "subheadings": [vars(h) for h in self.rendered.subheadings],
+        }
+
+
+@dataclass
+class SelfCheckSource:
+    key: str
+    question: str
+    answer: str
+    explanation: str
+
+
+@dataclass
+class FixtureSource:
+    slug: str
+    title: str
+    text: str
+
+    @property
+    def digest(self) -> str:
+        return sha256(self.text.encode("utf-8"))
+
+
+@dataclass
+class LessonSource:
+    slug: str
+    title: str
+    summary: str
+    order: int
+    minutes: int
+    published: bool
+    parts: list[PartSource]
+    self_checks: list[SelfCheckSource]
+    files: dict[str, str]
+    fixtures: list[FixtureSource]
+    digest: str = field(default="")
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _read_text(path: Path) -> str:
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise ContentError(f"{path}: {MAX_FILE_BYTES // 1024} KiB보다 큽니다.")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ContentError(f"{path}: UTF-8 텍스트가 아닙니다.") from exc
+
+
+def split_front_matter(text: str, path: Path) -> tuple[dict[str, Any], str]:
+    if not text.startswith("---\n"):
+        raise ContentError(f"{path}: 첫 줄이 '---'인 front matter가 필요합니다.")
+    try:
+        head, body = text[4:].split("\n---\n", 1)
+    except ValueError as exc:
+        raise ContentError(f"{path}: front matter를 닫는 '---'가 없습니다.") from exc
+    meta = yaml.safe_load(head) or {}
+    if not isinstance(meta, dict):
+        raise ContentError(f"{path}: front matter는 키-값 묶음이어야 합니다.")
+    return meta, body
+
+
+def split_parts(body: str, path: Path) -> list[tuple[str, str, str]]:
+    """Cut the body at level-2 headings outside code fences into (key, title, text)."""
+    parts: list[tuple[str, str, list[str]]] = []
+    in_fence = False
+    for line in body.splitlines():
+        if FENCE.match(line):
+            in_fence = not in_fence
+        match = None if in_fence else PART_HEADING.match(line)
+        if match:
+            parts.append((match["key"], match["title"].strip(), []))
+        elif not in_fence and line.startswith("## "):
+            raise ContentError(f"{path}: '{line}'에 '{{#part-key}}'가 없습니다.")
+        elif parts:
+            parts[-1][2].append(line)
+        elif line.strip():
+            raise ContentError(f"{path}: 첫 '## ' 제목 앞에 본문이 있습니다.")
+    expected = list(PartKey.values)
+    found = [key for key, _, _ in parts]
+    if found != expected:
+        raise ContentError(
+            f"{path}: 부분의 순서가 다릅니다. 기대: {', '.join(expected)} / 실제: {', '.join(found)}"
+        )
+    return [(key, title, "\n".join(lines).strip() + "\n") for key, title, lines in parts]
+
+
+def read_self_checks(path: Path) -> list[SelfCheckSource]:
+    if not path.exists():
+        return []
+    items = yaml.safe_load(_read_text(path)) or []
+    checks: list[SelfCheckSource] = []
+    for index, item in enumerate(items, start=1):
+        try:
+            check = SelfCheckSource(**{k: str(item[k]).strip() for k in ("key", "question", "answer", "explanation")})
+        except (KeyError, TypeError) as exc:
+            raise ContentError(f"{path}: {index}번째 문항에 key/question/answer/explanation이 모두 필요합니다.") from exc
+        if not SLUG.match(check.key) or check.key in {c.key for c in checks}:
+            raise ContentError(f"{path}: 문항 키 '{check.key}'가 잘못되었거나 겹칩니다.")
+        checks.append(check)
+    return checks
+
+
+def read_folder_texts(folder: Path) -> dict[str, str]:
+    if not folder.is_dir():
+        return {}
+    return {p.name: _read_text(p) for p in sorted(folder.iterdir()) if p.is_file() and not p.name.startswith(".")}
+
+
+def folder_digest(folder: Path) -> str:
+    """Digest every file of the lesson folder (names and bytes) so any change makes a new version."""
+    h = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        if path.parent.name == "fixtures":
+            continue  # fixtures are versioned on their own, in the database
+        h.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def read_lesson(folder: Path) -> LessonSource:
+    """Parse one lesson folder; raise ``ContentError`` naming the file and the fault."""
+    slug = folder.name
+    if not SLUG.match(slug):
+        raise ContentError(f"{folder}: 폴더 이름은 소문자, 숫자, '-'만 쓸 수 있습니다.")
+    path = folder / "lesson.md"
+    meta, body = split_front_matter(_read_text(path), path)
+    for required in ("title", "order"):
+        if required not in meta:
+            raise ContentError(f"{path}: front matter에 '{required}'가 없습니다.")
+    parts = [
+        PartSource(number=n, key=key, title=title, rendered=render_part(text, n))
+        for n, (key, title, text) in enumerate(split_parts(body, path), start=1)
+    ]
+    fixture_titles: dict[str, str] = meta.get("fixtures") or {}
+    fixture_texts = read_folder_texts(folder / "fixtures")
+    fixtures = []
+    for name, text in fixture_texts.items():
+        stem = name.rsplit(".", 1)[0]
+        if stem not in fixture_titles:
+            raise ContentError(f"{path}: fixtures/{name}의 제목이 front matter 'fixtures'에 없습니다.")
+        fixtures.append(FixtureSource(slug=stem, title=str(fixture_titles[stem]), text=text))
+    return LessonSource(
+        slug=slug,
+        title=str(meta["title"]).strip(),
+        summary=str(meta.get("summary", "")).strip(),
+        order=int(meta["order"]),
+        minutes=int(meta.get("minutes", 0)),
+        published=bool(meta.get("published", True)),
+        parts=parts,
+        self_checks=read_self_checks(folder / "self_checks.yaml"),
+        files=read_folder_texts(folder / "files"),
+        fixtures=fixtures,
+        digest=folder_digest(folder),
+    )
+
+
+def read_course(content_dir: Path) -> tuple[dict[str, Any], list[LessonSource]]:
+    """Read ``course.yaml`` and every lesson folder under ``content_dir``."""
+    course_meta = yaml.safe_load(_read_text(content_dir / "course.yaml")) or {}
+    lessons = [read_lesson(p) for p in sorted(content_dir.iterdir()) if (p / "lesson.md").is_file()]
+    return course_meta, lessons

@@ -1,0 +1,237 @@
+"""Lessons as versioned content, and the two learner tracks that live beside them.
+
+Completion (``CompletionRecord``) and self-report (``SelfReport``) are separate
+tables on purpose: neither is a grade, and nothing merges them.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import models
+
+
+class PartKey(models.TextChoices):
+    """The twelve parts of every lesson, in reading order."""
+
+    ANALOGY = "analogy", "비유와 그 한계"
+    MECHANISM = "mechanism", "실제로 어떻게 동작하나"
+    FOLLOW_ALONG = "follow-along", "따라 하기"
+    INPUT_EXAMPLE = "input-example", "입력 예시"
+    EXPECTED_RESULT = "expected-result", "기대 결과"
+    VERIFY = "verify", "확인하는 방법"
+    MISCONCEPTIONS = "misconceptions", "흔한 오해와 복구"
+    SELF_CHECK = "self-check", "확인 문제"
+    PRACTICE = "practice", "독립 실습"
+    TRANSFER = "transfer", "새 맥락에 적용하기"
+    EXPLAIN = "explain", "내 말로 설명하고 가르치기"
+    SOURCES = "sources", "출처와 확인한 것"
+
+
+class Course(models.Model):
+    slug = models.SlugField(unique=True)
+    title = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+
+    class Meta:
+        verbose_name = "과정"
+        verbose_name_plural = "과정"
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class LessonQuerySet(models.QuerySet["Lesson"]):
+    def published(self) -> LessonQuerySet:
+        return self.filter(is_published=True, current_version__isnull=False)
+
+    def with_current(self) -> LessonQuerySet:
+        return self.select_related("current_version", "course")
+
+
+class Lesson(models.Model):
+    """A lesson's identity; what it says lives in its ``LessonVersion`` rows."""
+
+    course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="lessons")
+    slug = models.SlugField(unique=True)
+    order = models.PositiveIntegerField(default=0)
+    is_published = models.BooleanField("게시", default=False)
+    current_version = models.ForeignKey(
+        "LessonVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    objects = LessonQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "레슨"
+        verbose_name_plural = "레슨"
+        ordering = ["order", "slug"]
+
+    def __str__(self) -> str:
+        title = self.current_version.title if self.current_version_id else self.slug
+        return title
+
+
+class LessonVersion(models.Model):
+    """One immutable reading of a lesson's folder, identified by its content digest."""
+
+    lesson = models.ForeignKey(Lesson, on_delete=models.PROTECT, related_name="versions")
+    number = models.PositiveIntegerField()
+    digest = models.CharField(max_length=64)
+    title = models.CharField(max_length=200)
+    summary = models.TextField(blank=True)
+    minutes = models.PositiveIntegerField(default=0)
+    parts = models.JSONField(help_text="[{number, key, title, anchor, html, subheadings}]")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = "레슨 판"
+        verbose_name_plural = "레슨 판"
+        ordering = ["lesson", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["lesson", "number"], name="lesson_version_number_unique"),
+            models.UniqueConstraint(fields=["lesson", "digest"], name="lesson_version_digest_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.title} (판 {self.number})"
+
+
+class LessonFile(models.Model):
+    """A downloadable lab file that shipped with one lesson version."""
+
+    version = models.ForeignKey(LessonVersion, on_delete=models.CASCADE, related_name="files")
+    name = models.CharField(max_length=120)
+    content = models.TextField()
+    digest = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["version", "name"], name="lesson_file_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SelfCheck(models.Model):
+    """A self-check question; its answer is shown only to signed-in people who ask for it."""
+
+    version = models.ForeignKey(LessonVersion, on_delete=models.CASCADE, related_name="self_checks")
+    key = models.SlugField(max_length=60)
+    order = models.PositiveIntegerField()
+    question = models.TextField()
+    answer = models.TextField()
+    explanation = models.TextField()
+
+    class Meta:
+        verbose_name = "확인 문제"
+        verbose_name_plural = "확인 문제"
+        ordering = ["order"]
+        constraints = [models.UniqueConstraint(fields=["version", "key"], name="self_check_key_unique")]
+
+    def __str__(self) -> str:
+        return self.question[:60]
+
+
+class Fixture(models.Model):
+    """Fictional data used by exercises and labs. After the first load it lives here, edited in the admin."""
+
+    slug = models.SlugField(unique=True)
+    title = models.CharField(max_length=200)
+    lesson = models.ForeignKey(Lesson, null=True, blank=True, on_delete=models.SET_NULL, related_name="fixtures")
+    is_fictional = models.BooleanField("가상 자료", default=True, editable=False)
+    current_version = models.ForeignKey(
+        "FixtureVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    loaded_file_digest = models.CharField(
+        max_length=64, blank=True, help_text="Digest of the file last loaded from lesson content."
+    )
+
+    class Meta:
+        verbose_name = "가상 자료"
+        verbose_name_plural = "가상 자료"
+        ordering = ["slug"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class FixtureVersion(models.Model):
+    class Origin(models.TextChoices):
+        FILE = "file", "레슨 파일"
+        ADMIN = "admin", "관리자 수정"
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.PROTECT, related_name="versions")
+    number = models.PositiveIntegerField()
+    text = models.TextField()
+    digest = models.CharField(max_length=64)
+    origin = models.CharField(max_length=10, choices=Origin.choices)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = "가상 자료 판"
+        verbose_name_plural = "가상 자료 판"
+        ordering = ["fixture", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["fixture", "number"], name="fixture_version_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.fixture.slug} 판 {self.number}"
+
+    def numbered_lines(self) -> list[tuple[int, str]]:
+        return list(enumerate(self.text.splitlines(), start=1))
+
+
+class CompletionRecord(models.Model):
+    """A fact about activity (lesson opened, part reached, answer revealed). Only ever added."""
+
+    class Kind(models.TextChoices):
+        OPENED = "opened", "레슨 열람"
+        PART_REACHED = "part_reached", "부분 도달"
+        ANSWER_REVEALED = "answer_revealed", "해설 열람"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="completions")
+    lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="completions")
+    version = models.ForeignKey(LessonVersion, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    item = models.CharField(max_length=60, blank=True, help_text="Part key or self-check key.")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = "진도 기록"
+        verbose_name_plural = "진도 기록"
+        ordering = ["at"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "lesson", "kind", "item"], name="completion_once")
+        ]
+
+
+class SelfReportQuerySet(models.QuerySet["SelfReport"]):
+    def by(self, user: AbstractBaseUser) -> SelfReportQuerySet:
+        return self.filter(user=user)
+
+
+class SelfReport(models.Model):
+    """"이해했어요" on a self-check: the learner's own word, with a time. Never a grade."""
+
+    class Confidence(models.IntegerChoices):
+        UNSURE = 1, "조금 헷갈려요"
+        FAIRLY = 2, "대체로 알겠어요"
+        SURE = 3, "설명할 수 있어요"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="self_reports")
+    self_check = models.ForeignKey(SelfCheck, on_delete=models.PROTECT, related_name="reports")
+    confidence = models.PositiveSmallIntegerField(choices=Confidence.choices, null=True, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    objects = SelfReportQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "자기 점검"
+        verbose_name_plural = "자기 점검"
+        ordering = ["at"]
+        constraints = [models.UniqueConstraint(fields=["user", "self_check"], name="self_report_once")]

@@ -1,0 +1,111 @@
+"""Markdown to safe HTML: markdown-it-py, Pygments for code, nh3 as the last word.
+
+Used for lesson text at load time and for anything a person writes later;
+whatever the Markdown says, only the allow-listed tags and attributes survive.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+
+import nh3
+from markdown_it import MarkdownIt
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import get_lexer_by_name
+from pygments.util import ClassNotFound
+
+_TAGS = {
+    "p", "br", "hr", "h3", "h4", "h5", "strong", "em", "code", "pre", "span", "div",
+    "ul", "ol", "li", "blockquote", "table", "thead", "tbody", "tr", "th", "td", "a", "kbd",
+    "del", "sup", "sub",
+}
+_ATTRIBUTES = {
+    "a": {"href", "title"},
+    "span": {"class"},
+    "div": {"class"},
+    "pre": {"class"},
+    "code": {"class"},
+    "h3": {"id"},
+    "h4": {"id"},
+    "th": {"scope", "style"},
+    "td": {"style"},
+    "ol": {"start"},
+}
+_FORMATTER = HtmlFormatter(nowrap=True)
+
+
+def _highlight(code: str, lang: str, _attrs: str) -> str:
+    """Highlight a fenced block; unknown languages fall back to escaped text."""
+    try:
+        lexer = get_lexer_by_name(lang or "text")
+    except ClassNotFound:
+        lexer = get_lexer_by_name("text")
+    body = highlight(code, lexer, _FORMATTER)
+    label = html.escape(lang or "text")
+    return f'<pre class="code" data-lang="{label}"><code class="highlight language-{label}">{body}</code></pre>'
+
+
+def _parser() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"html": False, "linkify": False, "highlight": _highlight}).enable(
+        "table"
+    ).enable("strikethrough")
+
+
+_MD = _parser()
+
+
+def sanitize(fragment: str) -> str:
+    """Keep only the allow-listed markup. Table alignment styles are dropped: CSP forbids inline style."""
+    return nh3.clean(
+        fragment,
+        tags=_TAGS,
+        attributes={tag: attrs - {"style"} for tag, attrs in _ATTRIBUTES.items()},
+        url_schemes={"http", "https", "mailto"},
+        link_rel="noopener noreferrer",
+    )
+
+
+def render_markdown(text: str) -> str:
+    """Render untrusted or authored Markdown to sanitised HTML."""
+    return sanitize(_MD.render(text))
+
+
+@dataclass
+class Heading:
+    anchor: str
+    label: str
+    title: str
+
+
+@dataclass
+class RenderedPart:
+    html: str
+    subheadings: list[Heading] = field(default_factory=list)
+
+
+_H3 = re.compile(r"<h3>(.*?)</h3>", re.S)
+
+
+def render_part(text: str, part_number: int) -> RenderedPart:
+    """Render one lesson part, numbering its level-3 headings ``n.m`` with matching anchors."""
+    rendered = render_markdown(text)
+    subheadings: list[Heading] = []
+
+    def number(match: re.Match[str]) -> str:
+        index = len(subheadings) + 1
+        heading = Heading(
+            anchor=f"s{part_number}-{index}",
+            label=f"{part_number}.{index}",
+            title=re.sub(r"<[^>]+>", "", match.group(1)),
+        )
+        subheadings.append(heading)
+        return (
+            f'<h3 id="{heading.anchor}"><span class="num">{heading.label}</span> {match.group(1)}</h3>'
+        )
+
+    # Numbering runs after sanitising, on markup nh3 produced, so the ids are ours.
+    return RenderedPart(html=_H3.sub(number, rendered), subheadings=subheadings)
+

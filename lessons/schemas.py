@@ -1,0 +1,85 @@
+"""API shapes of the lessons app. Answers appear only in ``SelfCheckAnswerOut``."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ninja import Field, Schema
+
+
+class LessonOut(Schema):
+    slug: str
+    title: str
+    summary: str
+    order: int
+    minutes: int
+    version: int
+    is_published: bool
+    url: str
+
+
+class PartOut(Schema):
+    number: int
+    key: str
+    title: str
+    anchor: str
+    html: str
+
+
+class SelfCheckOut(Schema):
+    key: str
+    question: str
+
+
+class LessonDetailOut(LessonOut):
+    parts: list[PartOut]
+    self_checks: list[SelfCheckOut]
+    files: list[str]
+    notice: str
+
+
+class SelfCheckAnswerOut(Schema):
+    key: str
+    question: str
+    answer: str
+    explanation: str
+
+
+class UnderstoodIn(Schema):
+    confidence: int | None = Field(None, ge=1, le=3, description="1 조금 헷갈려요 · 2 대체로 알겠어요 · 3 설명할 수 있어요")
+
+
+class SelfReportOut(Schema):
+    key: str
+    understood_at: datetime
+    confidence: int | None
+
+
+class CompletionTrackOut(Schema):
+    opened_at: datetime | None
+    parts_reached: int
+    parts_total: int
+    answers_revealed: int
+
+
+class SelfReportTrackOut(Schema):
+    understood: int
+    self_checks: int
+    reports: list[SelfReportOut]
+
+
+class ReviewTrackOut(Schema):
+    records: list[dict]
+
+
+class LessonProgressOut(Schema):
+    lesson: str
+    title: str
+    completion: CompletionTrackOut
+    self_report: SelfReportTrackOut
+    review: ReviewTrackOut
+
+
+class ProgressOut(Schema):
+    notice: str
+    lessons: list[LessonProgressOut]

@@ -1,0 +1,108 @@
+"""Reads that depend on who asks. Each ``access_*`` returns the thing or raises ``NotFound``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db.models import Count
+
+from tutor import access, audit
+from tutor.access import AnyUser
+from tutor.errors import NotFound
+
+from .models import CompletionRecord, Lesson, LessonFile, PartKey, SelfCheck, SelfReport
+
+
+def visible_lessons(user: AnyUser) -> "list[Lesson]":
+    """Lessons in course order: published ones for everybody, all of them for those who may preview."""
+    lessons = Lesson.objects.with_current().filter(current_version__isnull=False)
+    if not access.may_see_unpublished(user):
+        lessons = lessons.published()
+    return list(lessons)
+
+
+def access_lesson(user: AnyUser, slug: str) -> Lesson:
+    """Return the lesson if ``user`` may read it; an unpublished one is 404 to learners and visitors."""
+    lesson = Lesson.objects.with_current().filter(slug=slug, current_version__isnull=False).first()
+    if lesson is None:
+        raise NotFound("그런 레슨은 없습니다.")
+    if not lesson.is_published and not access.may_see_unpublished(user):
+        if user.is_authenticated:
+            audit.record(actor=user, action="access.deny", target=lesson, reason="미게시 레슨")
+        raise NotFound("그런 레슨은 없습니다.")
+    return lesson
+
+
+def access_self_check(user: AnyUser, slug: str, key: str) -> SelfCheck:
+    """Return a self-check of the lesson's current version; answers need sign-in."""
+    access.require_sign_in(user)
+    lesson = access_lesson(user, slug)
+    check = SelfCheck.objects.select_related("version__lesson").filter(version=lesson.current_version, key=key).first()
+    if check is None:
+        raise NotFound("그런 확인 문제는 없습니다.")
+    return check
+
+
+def access_lesson_file(user: AnyUser, slug: str, name: str) -> LessonFile:
+    lesson = access_lesson(user, slug)
+    file = LessonFile.objects.filter(version=lesson.current_version, name=name).first()
+    if file is None:
+        raise NotFound("그런 실습 파일은 없습니다.")
+    return file
+
+
+def reports_for(user: AnyUser, lesson: Lesson) -> dict[str, SelfReport]:
+    """The user's self-reports on the current version's self-checks, by key."""
+    if not user.is_authenticated:
+        return {}
+    reports = SelfReport.objects.by(user).filter(self_check__version=lesson.current_version).select_related("self_check")
+    return {report.self_check.key: report for report in reports}
+
+
+@dataclass
+class LessonProgress:
+    """One lesson's three tracks for one learner, kept side by side and never combined."""
+
+    lesson: Lesson
+    opened_at: datetime | None = None
+    parts_reached: int = 0
+    answers_revealed: int = 0
+    self_checks_total: int = 0
+    understood: list[SelfReport] = field(default_factory=list)
+    reviews: list[object] = field(default_factory=list)
+
+    parts_total: int = len(PartKey.values)
+
+
+def progress_of(user: AbstractBaseUser) -> list[LessonProgress]:
+    """Completion and self-report per visible lesson for ``user``; review records join in later apps."""
+    lessons = visible_lessons(user)
+    progress = {
+        lesson.pk: LessonProgress(lesson=lesson)
+        for lesson in lessons
+    }
+    totals = SelfCheck.objects.filter(version__in=[l.current_version_id for l in lessons]).values("version__lesson").annotate(n=Count("id"))
+    for row in totals:
+        progress[row["version__lesson"]].self_checks_total = row["n"]
+    for record in CompletionRecord.objects.filter(user=user, lesson__in=progress):
+        entry = progress[record.lesson_id]
+        if record.kind == CompletionRecord.Kind.OPENED:
+            entry.opened_at = record.at
+        elif record.kind == CompletionRecord.Kind.PART_REACHED:
+            entry.parts_reached += 1
+        elif record.kind == CompletionRecord.Kind.ANSWER_REVEALED:
+            entry.answers_revealed += 1
+    reports = SelfReport.objects.by(user).filter(self_check__version__lesson__in=progress).select_related("self_check__version")
+    for report in reports:
+        progress[report.self_check.version.lesson_id].understood.append(report)
+    return list(progress.values())
+
+
+def progress_visible_to(viewer: AnyUser, owner: AbstractBaseUser) -> list[LessonProgress]:
+    """Someone's progress, for themselves or their instructors; 404 for anyone else."""
+    if not access.may_see_records_of(viewer, owner):
+        raise NotFound("그런 학습 기록은 없습니다.")
+    return progress_of(owner)
+

@@ -1,0 +1,105 @@
+"""Lesson pages. Views only parse HTTP and call selectors and services."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from tutor import access
+
+from . import selectors, services
+from .models import CompletionRecord, Course, PartKey, SelfReport
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(
+        request, "lessons/home.html",
+        {"course": Course.objects.first(), "lessons": selectors.visible_lessons(request.user)},
+    )
+
+
+@require_GET
+def catalogue(request: HttpRequest) -> HttpResponse:
+    return render(
+        request, "lessons/catalogue.html",
+        {"course": Course.objects.first(), "lessons": selectors.visible_lessons(request.user)},
+    )
+
+
+@require_GET
+def lesson_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    lesson = selectors.access_lesson(request.user, slug)
+    if request.user.is_authenticated:
+        services.record_completion(user=request.user, lesson=lesson, kind=CompletionRecord.Kind.OPENED)
+    version = lesson.current_version
+    reports = selectors.reports_for(request.user, lesson)
+    return render(
+        request, "lessons/lesson_detail.html",
+        {
+            "lesson": lesson,
+            "version": version,
+            "self_checks": [(check, reports.get(check.key)) for check in version.self_checks.all()],
+            "files": list(version.files.all()),
+            "confidence_choices": SelfReport.Confidence.choices,
+            "self_check_part": PartKey.SELF_CHECK.value,
+        },
+    )
+
+
+@require_POST
+def part_reached(request: HttpRequest, slug: str, key: str) -> HttpResponse:
+    """Record that the reader scrolled to a part (sent by lesson.js; a visitor's is ignored)."""
+    if not request.user.is_authenticated or key not in PartKey.values:
+        return HttpResponse(status=204)
+    lesson = selectors.access_lesson(request.user, slug)
+    services.record_completion(user=request.user, lesson=lesson, kind=CompletionRecord.Kind.PART_REACHED, item=key)
+    return HttpResponse(status=204)
+
+
+@require_GET
+def self_check_answer(request: HttpRequest, slug: str, key: str) -> HttpResponse:
+    """Reveal an answer: a fragment for htmx, a page of its own without JavaScript."""
+    check = selectors.access_self_check(request.user, slug, key)
+    lesson = check.version.lesson
+    services.record_completion(user=request.user, lesson=lesson, kind=CompletionRecord.Kind.ANSWER_REVEALED, item=key)
+    context = {
+        "lesson": lesson,
+        "check": check,
+        "report": selectors.reports_for(request.user, lesson).get(key),
+        "confidence_choices": SelfReport.Confidence.choices,
+    }
+    if request.htmx:
+        return render(request, "lessons/lesson_detail.html#answer", context)
+    return render(request, "lessons/self_check_answer.html", context)
+
+
+@require_POST
+def self_check_understood(request: HttpRequest, slug: str, key: str) -> HttpResponse:
+    check = selectors.access_self_check(request.user, slug, key)
+    raw = request.POST.get("confidence", "")
+    confidence = int(raw) if raw in {"1", "2", "3"} else None
+    report = services.report_understood(user=request.user, self_check=check, confidence=confidence)
+    if request.htmx:
+        return render(request, "lessons/lesson_detail.html#understood", {"report": report, "check": check})
+    return redirect(reverse("lessons:detail", args=[slug]) + f"#check-{key}")
+
+
+@require_GET
+def lesson_file(request: HttpRequest, slug: str, name: str) -> HttpResponse:
+    file = selectors.access_lesson_file(request.user, slug, name)
+    response = HttpResponse(file.content, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{file.name}"'
+    return response
+
+
+@login_required
+@require_GET
+def my_progress(request: HttpRequest) -> HttpResponse:
+    return render(
+        request, "lessons/progress.html",
+        {"progress": selectors.progress_of(request.user), "is_instructor": access.is_instructor(request.user)},
+    )

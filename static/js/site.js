@@ -1,0 +1,49 @@
+// Small progressive enhancements. Everything works without this file.
+(function () {
+  "use strict";
+
+  // Private self-check notes: kept in this browser only (localStorage), never sent.
+  function setupNotes() {
+    document.querySelectorAll("textarea[data-note-key]").forEach(function (area) {
+      var key = area.getAttribute("data-note-key");
+      try {
+        area.value = window.localStorage.getItem(key) || "";
+      } catch (e) { /* storage may be disabled; the note then lives only on the page */ }
+      area.addEventListener("input", function () {
+        try { window.localStorage.setItem(key, area.value); } catch (e) { /* ignore */ }
+      });
+    });
+  }
+
+  // Completion: tell the server once when a signed-in reader reaches each part.
+  function setupPartsReached() {
+    var body = document.querySelector(".lesson-body[data-part-base]");
+    if (!body || body.getAttribute("data-signed-in") !== "1" || !("IntersectionObserver" in window)) return;
+    var base = body.getAttribute("data-part-base");
+    var token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
+    var sent = {};
+    var observer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        var key = entry.target.getAttribute("data-part");
+        if (!entry.isIntersecting || sent[key]) return;
+        sent[key] = true;
+        observer.unobserve(entry.target);
+        fetch(base + key + "/reached", {
+          method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": token }
+        }).catch(function () { sent[key] = false; });
+      });
+    }, { rootMargin: "0px 0px -40% 0px" });
+    body.querySelectorAll("section.part[data-part]").forEach(function (s) { observer.observe(s); });
+  }
+
+  // After htmx swaps in an answer, move focus to it so keyboard and screen reader users follow.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var answer = event.detail.target.querySelector(".answer[tabindex='-1']");
+    if (answer) answer.focus();
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    setupNotes();
+    setupPartsReached();
+  });
+})();

@@ -1,0 +1,37 @@
+"""Admin for cohorts and the read-only audit log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from .models import AuditEntry, Cohort
+
+admin.site.site_header = "근거 튜터 관리"
+admin.site.site_title = "근거 튜터 관리"
+
+
+@admin.register(Cohort)
+class CohortAdmin(admin.ModelAdmin):
+    list_display = ["name", "created_at"]
+    filter_horizontal = ["instructors", "learners"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """Read-only: an audit entry is never changed or deleted through the site."""
+
+    list_display = ["at", "actor", "action", "target_type", "target_label", "reason"]
+    list_filter = ["action", "target_type"]
+    search_fields = ["target_label", "reason", "target_id"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

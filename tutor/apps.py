@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+
+
+class TutorConfig(AppConfig):
+    """The site's core: people and cohorts, the access policy, the audit log, the API root."""
+
+    name = "tutor"
+    verbose_name = "근거 튜터"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import checks  # noqa: F401  (registers the system checks)

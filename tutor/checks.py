@@ -1,0 +1,36 @@
+"""System checks for the promises the settings must keep."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from django.conf import settings
+from django.core import checks
+
+FORBIDDEN_SOURCES = {"'unsafe-inline'", "'unsafe-eval'"}
+
+
+@checks.register(checks.Tags.security, deploy=False)
+def check_csp(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
+    """Refuse a Content-Security-Policy that would allow inline script or style, or eval."""
+    directives = getattr(settings, "CONTENT_SECURITY_POLICY", {}).get("DIRECTIVES", {})
+    errors = []
+    for name, sources in directives.items():
+        bad = FORBIDDEN_SOURCES.intersection(sources)
+        if bad:
+            errors.append(checks.Error(f"CSP {name} allows {', '.join(sorted(bad))}.", id="tutor.E001"))
+    if not directives.get("script-src"):
+        errors.append(checks.Error("CSP has no script-src.", id="tutor.E002"))
+    return errors
+
+
+@checks.register(checks.Tags.security, deploy=True)
+def check_production_settings(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
+    """In a deployment the secret must come from the environment and demo accounts must be off."""
+    errors = []
+    if not os.environ.get("SECRET_KEY"):
+        errors.append(checks.Warning("SECRET_KEY is not set in the environment.", id="tutor.W001"))
+    if settings.DEMO_ACCOUNTS_ALLOWED:
+        errors.append(checks.Warning("DEMO_ACCOUNTS_ALLOWED is on.", id="tutor.W002"))
+    return errors

@@ -1,0 +1,55 @@
+"""The one error type of the site.
+
+Services and selectors raise a ``TutorError``; ``tutor.middleware`` turns it
+into a Korean page and ``tutor.api`` into a problem+json body, so the pages
+and the API refuse in the same words.
+"""
+
+from __future__ import annotations
+
+
+class TutorError(Exception):
+    """A refusal that the person asking should read, in Korean."""
+
+    status: int = 400
+    code: str = "bad_request"
+    title: str = "요청을 처리할 수 없습니다"
+
+    def __init__(self, detail: str | None = None, *, retry_after: int | None = None) -> None:
+        self.detail = detail or self.title
+        self.retry_after = retry_after
+        super().__init__(self.detail)
+
+
+class NotFound(TutorError):
+    """Missing, or not the asker's to see: both answer the same, so nothing leaks."""
+
+    status = 404
+    code = "not_found"
+    title = "찾을 수 없습니다"
+
+
+class SignInRequired(TutorError):
+    status = 401
+    code = "sign_in_required"
+    title = "로그인이 필요합니다"
+
+
+class Refused(TutorError):
+    """Seen but not allowed, with a reason (for example a role the user lacks)."""
+
+    status = 403
+    code = "refused"
+    title = "허용되지 않은 요청입니다"
+
+
+class Conflict(TutorError):
+    status = 409
+    code = "conflict"
+    title = "현재 상태에서는 할 수 없습니다"
+
+
+class Throttled(TutorError):
+    status = 429
+    code = "throttled"
+    title = "요청이 너무 많습니다"

@@ -1,0 +1,40 @@
+"""Turn a ``TutorError`` raised under a page into a Korean page (the API has its own handler)."""
+
+from __future__ import annotations
+
+from typing import Callable
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+
+from .errors import SignInRequired, TutorError
+
+
+class TutorErrorMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        if not isinstance(exc, TutorError) or request.path.startswith("/api/"):
+            return None
+        if isinstance(exc, SignInRequired):
+            target = request.get_full_path() if request.method == "GET" else request.headers.get("HX-Current-URL", "/")
+            url = f"{reverse(settings.LOGIN_URL)}?{urlencode({'next': target})}"
+            if getattr(request, "htmx", False):
+                response = HttpResponse(status=204)
+                response["HX-Redirect"] = url
+                return response
+            return HttpResponseRedirect(url)
+        response = render(
+            request, "errors/problem.html", {"status": exc.status, "title": exc.title, "detail": exc.detail},
+            status=exc.status,
+        )
+        if exc.retry_after:
+            response["Retry-After"] = str(exc.retry_after)
+        return response

@@ -1,0 +1,126 @@
+"""People around the course: cohorts, personal API tokens, sign-in failures and the audit log."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import models
+from django.db.models import Q
+
+
+class CohortQuerySet(models.QuerySet["Cohort"]):
+    def taught_by(self, user: AbstractBaseUser) -> CohortQuerySet:
+        return self.filter(instructors=user)
+
+    def attended_by(self, user: AbstractBaseUser) -> CohortQuerySet:
+        return self.filter(learners=user)
+
+
+class Cohort(models.Model):
+    """A group of learners taught together by one or more instructors."""
+
+    name = models.CharField("이름", max_length=100, unique=True)
+    instructors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="taught_cohorts", blank=True, verbose_name="강사"
+    )
+    learners = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="cohorts", blank=True, verbose_name="학습자"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = CohortQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "기수"
+        verbose_name_plural = "기수"
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ApiTokenQuerySet(models.QuerySet["ApiToken"]):
+    def active(self) -> ApiTokenQuerySet:
+        return self.filter(revoked_at__isnull=True, user__is_active=True)
+
+
+class ApiToken(models.Model):
+    """A personal token for API clients. Only its SHA-256 digest is stored."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField("이름", max_length=80)
+    prefix = models.CharField(max_length=12)
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ApiTokenQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "API 토큰"
+        verbose_name_plural = "API 토큰"
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+
+class SignInFailure(models.Model):
+    """One failed sign-in, kept only long enough to throttle guessing."""
+
+    username = models.CharField(max_length=150, db_index=True)
+    address = models.GenericIPAddressField(null=True, db_index=True)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+
+class AuditEntryQuerySet(models.QuerySet["AuditEntry"]):
+    def update(self, **kwargs: object) -> int:
+        raise TypeError("감사 기록은 고칠 수 없습니다.")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise TypeError("감사 기록은 지울 수 없습니다.")
+
+    def about(self, target: models.Model) -> AuditEntryQuerySet:
+        return self.filter(target_type=target._meta.label_lower, target_id=str(target.pk))
+
+
+class AuditEntry(models.Model):
+    """Append-only record of who did what, when, to what and why.
+
+    Separate from debug logs: an entry is written in the same transaction as
+    the change it describes, and is never updated or deleted through the site.
+    """
+
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    action = models.CharField(max_length=60, db_index=True)
+    target_type = models.CharField(max_length=100)
+    target_id = models.CharField(max_length=64)
+    target_label = models.CharField(max_length=200, blank=True)
+    reason = models.TextField(blank=True)
+    before_digest = models.CharField(max_length=64, blank=True)
+    after_digest = models.CharField(max_length=64, blank=True)
+    detail = models.JSONField(default=dict, blank=True)
+
+    objects = AuditEntryQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "감사 기록"
+        verbose_name_plural = "감사 기록"
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["target_type", "target_id"])]
+        constraints = [models.CheckConstraint(condition=~Q(action=""), name="audit_action_present")]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.target_type}#{self.target_id}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if self.pk is not None:
+            raise TypeError("감사 기록은 고칠 수 없습니다.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise TypeError("감사 기록은 지울 수 없습니다.")

@@ -1,0 +1,11 @@
+"""Settings for ``make serve`` on a developer's machine."""
+
+from .base import *  # noqa: F403
+from .base import env_bool
+
+DEBUG = env_bool("DEBUG", True)
+DEMO_ACCOUNTS_ALLOWED = True
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}

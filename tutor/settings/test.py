@@ -1,0 +1,12 @@
+"""Settings for the test suite: fast hashing, no manifest, demo data allowed."""
+
+from .base import *  # noqa: F403
+
+DEBUG = False
+DEMO_ACCOUNTS_ALLOWED = True
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}

@@ -1,0 +1,26 @@
+"""Root URLs: the pages of each app, the admin and the API."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from . import views
+from .api import api
+
+account_patterns = [
+    path("sign-in/", views.SignInView.as_view(), name="sign-in"),
+    path("sign-out/", views.SignOutView.as_view(), name="sign-out"),
+    path("api-tokens/", views.api_tokens, name="api-tokens"),
+    path("api-tokens/<int:token_id>/revoke/", views.revoke_api_token, name="revoke-api-token"),
+]
+
+urlpatterns = [
+    path("", include("lessons.urls")),
+    path("account/", include((account_patterns, "tutor"))),
+    path("admin/", admin.site.urls),
+    path("api/", api.urls),
+]
+
+handler400 = views.bad_request
+handler403 = views.permission_denied
+handler404 = views.page_not_found
+handler500 = views.server_error

@@ -1,0 +1,66 @@
+"""Pages of the core app: sign-in, sign-out, API tokens, and the Korean error pages."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from . import selectors, services
+from .forms import SignInForm, TokenForm
+
+
+class SignInView(auth_views.LoginView):
+    template_name = "tutor/sign_in.html"
+    authentication_form = SignInForm
+    redirect_authenticated_user = True
+
+
+class SignOutView(auth_views.LogoutView):
+    template_name = "tutor/signed_out.html"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def api_tokens(request: HttpRequest) -> HttpResponse:
+    form = TokenForm(request.POST or None)
+    new_secret = None
+    if request.method == "POST" and form.is_valid():
+        _, new_secret = services.issue_api_token(user=request.user, name=form.cleaned_data["name"])
+        form = TokenForm()
+    return render(
+        request, "tutor/api_tokens.html",
+        {"form": form, "tokens": selectors.tokens_of(request.user), "new_secret": new_secret},
+    )
+
+
+@login_required
+@require_POST
+def revoke_api_token(request: HttpRequest, token_id: int) -> HttpResponse:
+    services.revoke_api_token(user=request.user, token_id=token_id)
+    messages.success(request, "토큰을 폐기했습니다. 이 토큰을 쓰던 클라이언트는 더 이상 접속할 수 없습니다.")
+    return redirect("tutor:api-tokens")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    return render(
+        request, "errors/problem.html",
+        {"status": 403, "title": "보안 확인(CSRF)에 실패했습니다",
+         "detail": "페이지를 새로 고친 뒤 다시 보내 주세요. 쓰던 내용은 뒤로 가기로 되찾을 수 있습니다."},
+        status=403,
+    )
+
+
+def _error_page(status: int, title: str, detail: str):
+    def view(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+        return render(request, "errors/problem.html", {"status": status, "title": title, "detail": detail}, status=status)
+    return view
+
+
+bad_request = _error_page(400, "잘못된 요청입니다", "주소나 보낸 내용을 확인하세요.")
+permission_denied = _error_page(403, "허용되지 않은 요청입니다", "이 작업을 할 권한이 없습니다.")
+page_not_found = _error_page(404, "찾을 수 없습니다", "주소가 바뀌었거나, 볼 수 없는 페이지입니다.")
+server_error = _error_page(500, "서버에서 문제가 생겼습니다", "잠시 뒤 다시 시도하세요. 쓰던 내용은 지워지지 않았습니다.")
