@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_safe, require_POST
 
 from tutor import access
 
@@ -14,7 +14,7 @@ from . import selectors, services
 from .models import CompletionRecord, Course, PartKey, SelfReport
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     return render(
         request, "lessons/home.html",
@@ -22,7 +22,7 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def catalogue(request: HttpRequest) -> HttpResponse:
     return render(
         request, "lessons/catalogue.html",
@@ -30,7 +30,7 @@ def catalogue(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def lesson_detail(request: HttpRequest, slug: str) -> HttpResponse:
     lesson = selectors.access_lesson(request.user, slug)
     if request.user.is_authenticated:
@@ -60,7 +60,7 @@ def part_reached(request: HttpRequest, slug: str, key: str) -> HttpResponse:
     return HttpResponse(status=204)
 
 
-@require_GET
+@require_safe
 def self_check_answer(request: HttpRequest, slug: str, key: str) -> HttpResponse:
     """Reveal an answer: a fragment for htmx, a page of its own without JavaScript."""
     check = selectors.access_self_check(request.user, slug, key)
@@ -88,7 +88,7 @@ def self_check_understood(request: HttpRequest, slug: str, key: str) -> HttpResp
     return redirect(reverse("lessons:detail", args=[slug]) + f"#check-{key}")
 
 
-@require_GET
+@require_safe
 def lesson_file(request: HttpRequest, slug: str, name: str) -> HttpResponse:
     file = selectors.access_lesson_file(request.user, slug, name)
     response = HttpResponse(file.content, content_type="text/plain; charset=utf-8")
@@ -97,7 +97,7 @@ def lesson_file(request: HttpRequest, slug: str, name: str) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def my_progress(request: HttpRequest) -> HttpResponse:
     return render(
         request, "lessons/progress.html",

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -54,13 +56,20 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     )
 
 
-def _error_page(status: int, title: str, detail: str):
+def _error_page(status: int, code: str, title: str, detail: str) -> Callable[..., HttpResponse]:
+    """Build a handler that answers in Korean: a page, or problem+json under ``/api/``."""
+
     def view(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+        if request.path.startswith("/api/"):
+            body = {"type": f"/api/problems/{code}", "title": title, "status": status, "detail": detail, "code": code}
+            return JsonResponse(body, status=status, content_type="application/problem+json; charset=utf-8",
+                                json_dumps_params={"ensure_ascii": False})
         return render(request, "errors/problem.html", {"status": status, "title": title, "detail": detail}, status=status)
+
     return view
 
 
-bad_request = _error_page(400, "잘못된 요청입니다", "주소나 보낸 내용을 확인하세요.")
-permission_denied = _error_page(403, "허용되지 않은 요청입니다", "이 작업을 할 권한이 없습니다.")
-page_not_found = _error_page(404, "찾을 수 없습니다", "주소가 바뀌었거나, 볼 수 없는 페이지입니다.")
-server_error = _error_page(500, "서버에서 문제가 생겼습니다", "잠시 뒤 다시 시도하세요. 쓰던 내용은 지워지지 않았습니다.")
+bad_request = _error_page(400, "bad_request", "잘못된 요청입니다", "주소나 보낸 내용을 확인하세요.")
+permission_denied = _error_page(403, "refused", "허용되지 않은 요청입니다", "이 작업을 할 권한이 없습니다.")
+page_not_found = _error_page(404, "not_found", "찾을 수 없습니다", "주소가 바뀌었거나, 볼 수 없는 페이지입니다.")
+server_error = _error_page(500, "server_error", "서버에서 문제가 생겼습니다", "잠시 뒤 다시 시도하세요. 쓰던 내용은 지워지지 않았습니다.")

@@ -1,0 +1,79 @@
+"""Shared fixtures: the real course loaded from ``lessons/content``, and people in each role."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import Group, User
+from django.test import Client
+
+from lessons.models import Lesson
+from lessons.services import load_course
+from tutor.models import Cohort
+from tutor.roles import Role
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+@pytest.fixture
+def course(db: None) -> list[Lesson]:
+    load_course(content_dir=settings.CONTENT_DIR)
+    return list(Lesson.objects.with_current())
+
+
+@pytest.fixture
+def lesson(course: list[Lesson]) -> Lesson:
+    return Lesson.objects.with_current().get(slug="answer-from-sources")
+
+
+@pytest.fixture
+def cohort(db: None) -> Cohort:
+    return Cohort.objects.create(name="테스트 기수")
+
+
+@pytest.fixture
+def make_user(db: None, cohort: Cohort) -> Callable[..., User]:
+    def make(username: str, role: Role | None = Role.LEARNER, *, in_cohort: bool = True) -> User:
+        user = User.objects.create_user(username=username, password=PASSWORD)
+        if role is not None:
+            user.groups.add(Group.objects.get(name=role.value))
+            if in_cohort and role is Role.LEARNER:
+                cohort.learners.add(user)
+            if in_cohort and role is Role.INSTRUCTOR:
+                cohort.instructors.add(user)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def learner(make_user: Callable[..., User]) -> User:
+    return make_user("learner")
+
+
+@pytest.fixture
+def other_learner(make_user: Callable[..., User]) -> User:
+    return make_user("other")
+
+
+@pytest.fixture
+def instructor(make_user: Callable[..., User]) -> User:
+    return make_user("teacher", Role.INSTRUCTOR)
+
+
+@pytest.fixture
+def fixture_admin(make_user: Callable[..., User]) -> User:
+    return make_user("keeper", Role.FIXTURE_ADMIN)
+
+
+def signed_in(user: User, **kwargs: object) -> Client:
+    client = Client(**kwargs)
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def learner_client(learner: User) -> Client:
+    return signed_in(learner)
