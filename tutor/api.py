@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
+from ninja.renderers import JSONRenderer
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer, SessionAuth
 from ninja.security.base import AuthBase
@@ -20,6 +21,12 @@ from .errors import SignInRequired, TutorError
 from .selectors import user_for_token
 
 logger = logging.getLogger(__name__)
+
+
+class KoreanJSONRenderer(JSONRenderer):
+    """Keep Korean readable in responses instead of ``\\uXXXX`` escapes."""
+
+    json_dumps_params = {"ensure_ascii": False}
 
 
 class TokenAuth(HttpBearer):
@@ -57,6 +64,7 @@ api = NinjaAPI(
     description="레슨, 확인 문제, 내 학습 기록. 모든 오류는 application/problem+json 형식입니다.",
     auth=SIGNED_IN,
     urls_namespace="api",
+    renderer=KoreanJSONRenderer(),
 )
 
 
@@ -106,6 +114,9 @@ def authentication_error(request: HttpRequest, exc: AuthenticationError) -> Http
 
 @api.exception_handler(HttpError)
 def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    if exc.status_code == 400:
+        return problem(request, status=400, code="invalid_input", title="입력이 올바르지 않습니다",
+                       detail="요청 본문을 JSON으로 읽을 수 없습니다.")
     if exc.status_code == 403 and "CSRF" in str(exc):
         return problem(request, status=403, code="csrf_failed", title="CSRF 확인에 실패했습니다",
                        detail="페이지를 새로 고친 뒤 다시 시도하거나, API 토큰을 쓰세요.")

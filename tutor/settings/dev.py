@@ -9,3 +9,8 @@ STORAGES = {
     **STORAGES,  # noqa: F405
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+
+# Serve static files straight from the source folders; no collectstatic needed.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
