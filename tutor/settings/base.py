@@ -125,7 +125,6 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 LOGIN_URL = "tutor:sign-in"
 LOGIN_REDIRECT_URL = "lessons:home"
-LOGOUT_REDIRECT_URL = "lessons:home"
 
 LANGUAGE_CODE = "ko"
 LANGUAGES = [("ko", _("한국어")), ("en", _("English"))]
