@@ -20,7 +20,7 @@ import yaml
 from .models import PartKey
 from .rendering import RenderedPart, render_part
 
-SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,48}$")
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,48}\Z")
 PART_HEADING = re.compile(r"^## +(?P<title>.+?) +\{#(?P<key>[a-z-]+)\}\s*$")
 FENCE = re.compile(r"^(```|~~~)")
 MAX_FILE_BYTES = 64 * 1024

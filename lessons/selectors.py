@@ -12,6 +12,7 @@ from tutor import access, audit
 from tutor.access import AnyUser
 from tutor.errors import NotFound
 
+from .content import SLUG
 from .models import CompletionRecord, Lesson, LessonFile, PartKey, SelfCheck, SelfReport
 
 
@@ -25,7 +26,9 @@ def visible_lessons(user: AnyUser) -> "list[Lesson]":
 
 def access_lesson(user: AnyUser, slug: str) -> Lesson:
     """Return the lesson if ``user`` may read it; an unpublished one is 404 to learners and visitors."""
-    lesson = Lesson.objects.with_current().filter(slug=slug, current_version__isnull=False).first()
+    lesson = None
+    if SLUG.match(slug):  # never send odd bytes (NUL, megabytes) to the database
+        lesson = Lesson.objects.with_current().filter(slug=slug, current_version__isnull=False).first()
     if lesson is None:
         raise NotFound("그런 레슨은 없습니다.")
     if not lesson.is_published and not access.may_see_unpublished(user):
@@ -39,7 +42,9 @@ def access_self_check(user: AnyUser, slug: str, key: str) -> SelfCheck:
     """Return a self-check of the lesson's current version; answers need sign-in."""
     access.require_sign_in(user)
     lesson = access_lesson(user, slug)
-    check = SelfCheck.objects.select_related("version__lesson").filter(version=lesson.current_version, key=key).first()
+    check = None
+    if SLUG.match(key):
+        check = SelfCheck.objects.select_related("version__lesson").filter(version=lesson.current_version, key=key).first()
     if check is None:
         raise NotFound("그런 확인 문제는 없습니다.")
     return check
@@ -98,11 +103,4 @@ def progress_of(user: AbstractBaseUser) -> list[LessonProgress]:
     for report in reports:
         progress[report.self_check.version.lesson_id].understood.append(report)
     return list(progress.values())
-
-
-def progress_visible_to(viewer: AnyUser, owner: AbstractBaseUser) -> list[LessonProgress]:
-    """Someone's progress, for themselves or their instructors; 404 for anyone else."""
-    if not access.may_see_records_of(viewer, owner):
-        raise NotFound("그런 학습 기록은 없습니다.")
-    return progress_of(owner)
 

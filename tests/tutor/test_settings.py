@@ -41,6 +41,7 @@ def test_production_deploy_check_prints_no_warnings(tmp_path: Path) -> None:
         "TUTOR_VAR_DIR": str(tmp_path),
     }
     env.pop("DATABASE_URL", None)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,

@@ -1,0 +1,41 @@
+"""A real headless Chromium (the system's) driven by Playwright against the live test server."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if CHROMIUM is None:
+        pytest.skip("Chromium이 설치되어 있지 않아 브라우저 테스트를 건너뜁니다 (apt-get install chromium).")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop in this thread while the browser
+    # is open; the ORM calls the tests make meanwhile are still synchronous.
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: object, live_server: object) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ko-KR")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.csp_violations = []
+    page.on("console", lambda message: "Content Security Policy" in message.text and page.csp_violations.append(message.text))
+    yield page
+    context.close()
