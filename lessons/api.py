@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from ninja import Router
 
 from tutor.api import ANYONE
@@ -20,9 +22,9 @@ from .schemas import (
 )
 from .selectors import LessonProgress
 
-router = Router(tags=["레슨"])
+router = Router(tags=[_("레슨")])
 
-NOT_CERTIFIED = "진도, 자기 점검, 검토는 서로 다른 기록이며 어느 것도 실력을 인증하지 않습니다."
+NOT_CERTIFIED = _("진도, 자기 점검, 검토는 서로 다른 기록이며 어느 것도 실력을 인증하지 않습니다.")
 
 
 def _lesson_out(lesson: Lesson) -> dict:
@@ -39,12 +41,12 @@ def _lesson_out(lesson: Lesson) -> dict:
     }
 
 
-@router.get("/lessons", response=list[LessonOut], auth=ANYONE, summary="레슨 목록")
+@router.get("/lessons", response=list[LessonOut], auth=ANYONE, summary=_("레슨 목록"))
 def list_lessons(request: HttpRequest) -> list[dict]:
     return [_lesson_out(lesson) for lesson in selectors.visible_lessons(request.auth)]
 
 
-@router.get("/lessons/{slug}", response=LessonDetailOut, auth=ANYONE, summary="레슨 하나 (해설 제외)")
+@router.get("/lessons/{slug}", response=LessonDetailOut, auth=ANYONE, summary=_("레슨 하나 (해설 제외)"))
 def get_lesson(request: HttpRequest, slug: str) -> dict:
     lesson = selectors.access_lesson(request.auth, slug)
     version = lesson.current_version
@@ -53,18 +55,18 @@ def get_lesson(request: HttpRequest, slug: str) -> dict:
         "parts": version.parts,
         "self_checks": list(version.self_checks.values("key", "question")),
         "files": list(version.files.values_list("name", flat=True)),
-        "notice": "읽기는 숙달이 아닙니다. " + NOT_CERTIFIED,
+        "notice": gettext("읽기는 숙달이 아닙니다.") + " " + str(NOT_CERTIFIED),
     }
 
 
-@router.get("/lessons/{slug}/self-checks/{key}/answer", response=SelfCheckAnswerOut, summary="확인 문제의 답과 해설 (로그인 필요)")
+@router.get("/lessons/{slug}/self-checks/{key}/answer", response=SelfCheckAnswerOut, summary=_("확인 문제의 답과 해설 (로그인 필요)"))
 def reveal_answer(request: HttpRequest, slug: str, key: str) -> dict:
     check = selectors.access_self_check(request.auth, slug, key)
     services.record_completion(user=request.auth, lesson=check.version.lesson, kind="answer_revealed", item=key)
     return {"key": check.key, "question": check.question, "answer": check.answer, "explanation": check.explanation}
 
 
-@router.post("/lessons/{slug}/self-checks/{key}/understood", response=SelfReportOut, summary="'이해했어요' 자기 보고 (성적 아님)")
+@router.post("/lessons/{slug}/self-checks/{key}/understood", response=SelfReportOut, summary=_("'이해했어요' 자기 보고 (성적 아님)"))
 def mark_understood(request: HttpRequest, slug: str, key: str, payload: UnderstoodIn) -> dict:
     check = selectors.access_self_check(request.auth, slug, key)
     report = services.report_understood(user=request.auth, self_check=check, confidence=payload.confidence)
@@ -94,6 +96,6 @@ def _progress_out(entry: LessonProgress) -> dict:
     }
 
 
-@router.get("/me/progress", response=ProgressOut, summary="내 학습 기록: 세 기록을 나란히")
+@router.get("/me/progress", response=ProgressOut, summary=_("내 학습 기록: 세 기록을 나란히"))
 def my_progress(request: HttpRequest) -> dict:
-    return {"notice": NOT_CERTIFIED, "lessons": [_progress_out(e) for e in selectors.progress_of(request.auth)]}
+    return {"notice": str(NOT_CERTIFIED), "lessons": [_progress_out(e) for e in selectors.progress_of(request.auth)]}

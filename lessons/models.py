@@ -9,23 +9,24 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class PartKey(models.TextChoices):
     """The twelve parts of every lesson, in reading order."""
 
-    ANALOGY = "analogy", "비유와 그 한계"
-    MECHANISM = "mechanism", "실제로 어떻게 동작하나"
-    FOLLOW_ALONG = "follow-along", "따라 하기"
-    INPUT_EXAMPLE = "input-example", "입력 예시"
-    EXPECTED_RESULT = "expected-result", "기대 결과"
-    VERIFY = "verify", "확인하는 방법"
-    MISCONCEPTIONS = "misconceptions", "흔한 오해와 복구"
-    SELF_CHECK = "self-check", "확인 문제"
-    PRACTICE = "practice", "독립 실습"
-    TRANSFER = "transfer", "새 맥락에 적용하기"
-    EXPLAIN = "explain", "내 말로 설명하고 가르치기"
-    SOURCES = "sources", "출처와 확인한 것"
+    ANALOGY = "analogy", _("비유와 그 한계")
+    MECHANISM = "mechanism", _("실제로 어떻게 동작하나")
+    FOLLOW_ALONG = "follow-along", _("따라 하기")
+    INPUT_EXAMPLE = "input-example", _("입력 예시")
+    EXPECTED_RESULT = "expected-result", _("기대 결과")
+    VERIFY = "verify", _("확인하는 방법")
+    MISCONCEPTIONS = "misconceptions", _("흔한 오해와 복구")
+    SELF_CHECK = "self-check", _("확인 문제")
+    PRACTICE = "practice", _("독립 실습")
+    TRANSFER = "transfer", _("새 맥락에 적용하기")
+    EXPLAIN = "explain", _("내 말로 설명하고 가르치기")
+    SOURCES = "sources", _("출처와 확인한 것")
 
 
 class Course(models.Model):
@@ -34,8 +35,8 @@ class Course(models.Model):
     description = models.TextField(blank=True)
 
     class Meta:
-        verbose_name = "과정"
-        verbose_name_plural = "과정"
+        verbose_name = _("과정")
+        verbose_name_plural = _("과정")
 
     def __str__(self) -> str:
         return self.title
@@ -55,7 +56,7 @@ class Lesson(models.Model):
     course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="lessons")
     slug = models.SlugField(unique=True)
     order = models.PositiveIntegerField(default=0)
-    is_published = models.BooleanField("게시", default=False)
+    is_published = models.BooleanField(_("게시"), default=False)
     current_version = models.ForeignKey(
         "LessonVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -63,8 +64,8 @@ class Lesson(models.Model):
     objects = LessonQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "레슨"
-        verbose_name_plural = "레슨"
+        verbose_name = _("레슨")
+        verbose_name_plural = _("레슨")
         ordering = ["order", "slug"]
 
     def __str__(self) -> str:
@@ -85,8 +86,8 @@ class LessonVersion(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        verbose_name = "레슨 판"
-        verbose_name_plural = "레슨 판"
+        verbose_name = _("레슨 판")
+        verbose_name_plural = _("레슨 판")
         ordering = ["lesson", "-number"]
         constraints = [
             models.UniqueConstraint(fields=["lesson", "number"], name="lesson_version_number_unique"),
@@ -124,8 +125,8 @@ class SelfCheck(models.Model):
     explanation = models.TextField()
 
     class Meta:
-        verbose_name = "확인 문제"
-        verbose_name_plural = "확인 문제"
+        verbose_name = _("확인 문제")
+        verbose_name_plural = _("확인 문제")
         ordering = ["order"]
         constraints = [models.UniqueConstraint(fields=["version", "key"], name="self_check_key_unique")]
 
@@ -139,7 +140,7 @@ class Fixture(models.Model):
     slug = models.SlugField(unique=True)
     title = models.CharField(max_length=200)
     lesson = models.ForeignKey(Lesson, null=True, blank=True, on_delete=models.SET_NULL, related_name="fixtures")
-    is_fictional = models.BooleanField("가상 자료", default=True, editable=False)
+    is_fictional = models.BooleanField(_("가상 자료"), default=True, editable=False)
     current_version = models.ForeignKey(
         "FixtureVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -148,8 +149,8 @@ class Fixture(models.Model):
     )
 
     class Meta:
-        verbose_name = "가상 자료"
-        verbose_name_plural = "가상 자료"
+        verbose_name = _("가상 자료")
+        verbose_name_plural = _("가상 자료")
         ordering = ["slug"]
 
     def __str__(self) -> str:
@@ -158,8 +159,8 @@ class Fixture(models.Model):
 
 class FixtureVersion(models.Model):
     class Origin(models.TextChoices):
-        FILE = "file", "레슨 파일"
-        ADMIN = "admin", "관리자 수정"
+        FILE = "file", _("레슨 파일")
+        ADMIN = "admin", _("관리자 수정")
 
     fixture = models.ForeignKey(Fixture, on_delete=models.PROTECT, related_name="versions")
     number = models.PositiveIntegerField()
@@ -172,8 +173,8 @@ class FixtureVersion(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        verbose_name = "가상 자료 판"
-        verbose_name_plural = "가상 자료 판"
+        verbose_name = _("가상 자료 판")
+        verbose_name_plural = _("가상 자료 판")
         ordering = ["fixture", "-number"]
         constraints = [
             models.UniqueConstraint(fields=["fixture", "number"], name="fixture_version_number_unique")
@@ -190,9 +191,9 @@ class CompletionRecord(models.Model):
     """A fact about activity (lesson opened, part reached, answer revealed). Only ever added."""
 
     class Kind(models.TextChoices):
-        OPENED = "opened", "레슨 열람"
-        PART_REACHED = "part_reached", "부분 도달"
-        ANSWER_REVEALED = "answer_revealed", "해설 열람"
+        OPENED = "opened", _("레슨 열람")
+        PART_REACHED = "part_reached", _("부분 도달")
+        ANSWER_REVEALED = "answer_revealed", _("해설 열람")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="completions")
     lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="completions")
@@ -202,8 +203,8 @@ class CompletionRecord(models.Model):
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        verbose_name = "진도 기록"
-        verbose_name_plural = "진도 기록"
+        verbose_name = _("진도 기록")
+        verbose_name_plural = _("진도 기록")
         ordering = ["at"]
         constraints = [
             models.UniqueConstraint(fields=["user", "lesson", "kind", "item"], name="completion_once")
@@ -219,9 +220,9 @@ class SelfReport(models.Model):
     """"이해했어요" on a self-check: the learner's own word, with a time. Never a grade."""
 
     class Confidence(models.IntegerChoices):
-        UNSURE = 1, "조금 헷갈려요"
-        FAIRLY = 2, "대체로 알겠어요"
-        SURE = 3, "설명할 수 있어요"
+        UNSURE = 1, _("조금 헷갈려요")
+        FAIRLY = 2, _("대체로 알겠어요")
+        SURE = 3, _("설명할 수 있어요")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="self_reports")
     self_check = models.ForeignKey(SelfCheck, on_delete=models.PROTECT, related_name="reports")
@@ -231,7 +232,7 @@ class SelfReport(models.Model):
     objects = SelfReportQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "자기 점검"
-        verbose_name_plural = "자기 점검"
+        verbose_name = _("자기 점검")
+        verbose_name_plural = _("자기 점검")
         ordering = ["at"]
         constraints = [models.UniqueConstraint(fields=["user", "self_check"], name="self_report_once")]

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count
+from django.utils.translation import gettext
 
 from tutor import access, audit
 from tutor.access import AnyUser
@@ -30,11 +31,11 @@ def access_lesson(user: AnyUser, slug: str) -> Lesson:
     if SLUG.match(slug):  # never send odd bytes (NUL, megabytes) to the database
         lesson = Lesson.objects.with_current().filter(slug=slug, current_version__isnull=False).first()
     if lesson is None:
-        raise NotFound("그런 레슨은 없습니다.")
+        raise NotFound(gettext("그런 레슨은 없습니다."))
     if not lesson.is_published and not access.may_see_unpublished(user):
         if user.is_authenticated:
             audit.record(actor=user, action="access.deny", target=lesson, reason="미게시 레슨")
-        raise NotFound("그런 레슨은 없습니다.")
+        raise NotFound(gettext("그런 레슨은 없습니다."))
     return lesson
 
 
@@ -46,7 +47,7 @@ def access_self_check(user: AnyUser, slug: str, key: str) -> SelfCheck:
     if SLUG.match(key):
         check = SelfCheck.objects.select_related("version__lesson").filter(version=lesson.current_version, key=key).first()
     if check is None:
-        raise NotFound("그런 확인 문제는 없습니다.")
+        raise NotFound(gettext("그런 확인 문제는 없습니다."))
     return check
 
 
@@ -54,7 +55,7 @@ def access_lesson_file(user: AnyUser, slug: str, name: str) -> LessonFile:
     lesson = access_lesson(user, slug)
     file = LessonFile.objects.filter(version=lesson.current_version, name=name).first()
     if file is None:
-        raise NotFound("그런 실습 파일은 없습니다.")
+        raise NotFound(gettext("그런 실습 파일은 없습니다."))
     return file
 
 

@@ -7,16 +7,21 @@ and the API refuse in the same words.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 
 class TutorError(Exception):
     """A refusal that the person asking should read, in Korean."""
 
     status: int = 400
     code: str = "bad_request"
-    title: str = "요청을 처리할 수 없습니다"
+    title: str = _("요청을 처리할 수 없습니다")
 
     def __init__(self, detail: str | None = None, *, retry_after: int | None = None) -> None:
-        self.detail = detail or self.title
+        # The class-level title is lazy; this instance gets plain strings in the
+        # language active when it is raised, so JSON bodies never hold a proxy.
+        self.title = str(self.title)
+        self.detail = str(detail or self.title)
         self.retry_after = retry_after
         super().__init__(self.detail)
 
@@ -26,13 +31,13 @@ class NotFound(TutorError):
 
     status = 404
     code = "not_found"
-    title = "찾을 수 없습니다"
+    title = _("찾을 수 없습니다")
 
 
 class SignInRequired(TutorError):
     status = 401
     code = "sign_in_required"
-    title = "로그인이 필요합니다"
+    title = _("로그인이 필요합니다")
 
 
 class Refused(TutorError):
@@ -40,16 +45,16 @@ class Refused(TutorError):
 
     status = 403
     code = "refused"
-    title = "허용되지 않은 요청입니다"
+    title = _("허용되지 않은 요청입니다")
 
 
 class Conflict(TutorError):
     status = 409
     code = "conflict"
-    title = "현재 상태에서는 할 수 없습니다"
+    title = _("현재 상태에서는 할 수 없습니다")
 
 
 class Throttled(TutorError):
     status = 429
     code = "throttled"
-    title = "요청이 너무 많습니다"
+    title = _("요청이 너무 많습니다")

@@ -6,6 +6,8 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from . import services
 from .errors import Throttled
@@ -17,14 +19,14 @@ def client_address(request: Any) -> str | None:
 
 class SignInForm(AuthenticationForm):
     error_messages = {
-        "invalid_login": "아이디 또는 비밀번호가 맞지 않습니다. 대소문자를 확인하세요.",
-        "inactive": "사용이 중지된 계정입니다.",
+        "invalid_login": _("아이디 또는 비밀번호가 맞지 않습니다. 대소문자를 확인하세요."),
+        "inactive": _("사용이 중지된 계정입니다."),
     }
 
     def __init__(self, request: Any = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(request, *args, **kwargs)
-        self.fields["username"].label = "아이디"
-        self.fields["password"].label = "비밀번호"
+        self.fields["username"].label = gettext("아이디")
+        self.fields["password"].label = gettext("비밀번호")
         self.fields["username"].widget.attrs.update({"autocomplete": "username", "autocapitalize": "none"})
 
     def clean(self) -> dict[str, Any]:
@@ -46,4 +48,4 @@ class SignInForm(AuthenticationForm):
 
 
 class TokenForm(forms.Form):
-    name = forms.CharField(label="토큰 이름", max_length=80, help_text="예: 내 노트북 스크립트")
+    name = forms.CharField(label=_("토큰 이름"), max_length=80, help_text=_("예: 내 노트북 스크립트"))

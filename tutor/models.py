@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class CohortQuerySet(models.QuerySet["Cohort"]):
@@ -19,20 +20,20 @@ class CohortQuerySet(models.QuerySet["Cohort"]):
 class Cohort(models.Model):
     """A group of learners taught together by one or more instructors."""
 
-    name = models.CharField("이름", max_length=100, unique=True)
+    name = models.CharField(_("이름"), max_length=100, unique=True)
     instructors = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="taught_cohorts", blank=True, verbose_name="강사"
+        settings.AUTH_USER_MODEL, related_name="taught_cohorts", blank=True, verbose_name=_("강사")
     )
     learners = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="cohorts", blank=True, verbose_name="학습자"
+        settings.AUTH_USER_MODEL, related_name="cohorts", blank=True, verbose_name=_("학습자")
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = CohortQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "기수"
-        verbose_name_plural = "기수"
+        verbose_name = _("기수")
+        verbose_name_plural = _("기수")
         ordering = ["name"]
 
     def __str__(self) -> str:
@@ -48,7 +49,7 @@ class ApiToken(models.Model):
     """A personal token for API clients. Only its SHA-256 digest is stored."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
-    name = models.CharField("이름", max_length=80)
+    name = models.CharField(_("이름"), max_length=80)
     prefix = models.CharField(max_length=12)
     digest = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -58,8 +59,8 @@ class ApiToken(models.Model):
     objects = ApiTokenQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "API 토큰"
-        verbose_name_plural = "API 토큰"
+        verbose_name = _("API 토큰")
+        verbose_name_plural = _("API 토큰")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
@@ -108,8 +109,8 @@ class AuditEntry(models.Model):
     objects = AuditEntryQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "감사 기록"
-        verbose_name_plural = "감사 기록"
+        verbose_name = _("감사 기록")
+        verbose_name_plural = _("감사 기록")
         ordering = ["-at", "-id"]
         indexes = [models.Index(fields=["target_type", "target_id"])]
         constraints = [models.CheckConstraint(condition=~Q(action=""), name="audit_action_present")]

@@ -11,6 +11,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from . import audit
 from .errors import NotFound, Throttled
@@ -33,7 +34,7 @@ def ensure_sign_in_allowed(*, username: str, address: str | None) -> None:
     if by_name >= limit or by_address >= limit * 4:
         minutes = max(1, settings.SIGN_IN_WINDOW_SECONDS // 60)
         raise Throttled(
-            f"로그인에 여러 번 실패해 잠시 막았습니다. {minutes}분쯤 뒤에 다시 시도하세요.",
+            gettext("로그인에 여러 번 실패해 잠시 막았습니다. %(minutes)s분쯤 뒤에 다시 시도하세요.") % {"minutes": minutes},
             retry_after=settings.SIGN_IN_WINDOW_SECONDS,
         )
 
@@ -55,7 +56,7 @@ def token_digest(raw: str) -> str:
 def issue_api_token(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
     """Create a personal token and return it with its secret, which is shown this once only."""
     raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    token = ApiToken.objects.create(user=user, name=name.strip()[:80] or "API 토큰", prefix=raw[:10], digest=token_digest(raw))
+    token = ApiToken.objects.create(user=user, name=name.strip()[:80] or gettext("API 토큰"), prefix=raw[:10], digest=token_digest(raw))
     audit.record(actor=user, action="api_token.issue", target=token)
     return token, raw
 
@@ -64,7 +65,7 @@ def issue_api_token(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str
 def revoke_api_token(*, user: AbstractBaseUser, token_id: int) -> ApiToken:
     token = ApiToken.objects.active().filter(user=user, pk=token_id).first()
     if token is None:
-        raise NotFound("그런 토큰은 없습니다.")
+        raise NotFound(gettext("그런 토큰은 없습니다."))
     token.revoked_at = timezone.now()
     token.save(update_fields=["revoked_at"])
     audit.record(actor=user, action="api_token.revoke", target=token)

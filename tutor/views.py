@@ -9,6 +9,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import selectors, services
@@ -43,23 +44,24 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
 @require_POST
 def revoke_api_token(request: HttpRequest, token_id: int) -> HttpResponse:
     services.revoke_api_token(user=request.user, token_id=token_id)
-    messages.success(request, "토큰을 폐기했습니다. 이 토큰을 쓰던 클라이언트는 더 이상 접속할 수 없습니다.")
+    messages.success(request, gettext("토큰을 폐기했습니다. 이 토큰을 쓰던 클라이언트는 더 이상 접속할 수 없습니다."))
     return redirect("tutor:api-tokens")
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     return render(
         request, "errors/problem.html",
-        {"status": 403, "title": "보안 확인(CSRF)에 실패했습니다",
-         "detail": "페이지를 새로 고친 뒤 다시 보내 주세요. 쓰던 내용은 뒤로 가기로 되찾을 수 있습니다."},
+        {"status": 403, "title": gettext("보안 확인(CSRF)에 실패했습니다"),
+         "detail": gettext("페이지를 새로 고친 뒤 다시 보내 주세요. 쓰던 내용은 뒤로 가기로 되찾을 수 있습니다.")},
         status=403,
     )
 
 
-def _error_page(status: int, code: str, title: str, detail: str) -> Callable[..., HttpResponse]:
+def _error_page(status: int, code: str, title_text: str, detail_text: str) -> Callable[..., HttpResponse]:
     """Build a handler that answers in Korean: a page, or problem+json under ``/api/``."""
 
     def view(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+        title, detail = str(title_text), str(detail_text)  # lazy until now: the request's language
         if request.path.startswith("/api/"):
             body = {"type": f"/api/problems/{code}", "title": title, "status": status, "detail": detail, "code": code}
             return JsonResponse(body, status=status, content_type="application/problem+json; charset=utf-8",
@@ -69,7 +71,10 @@ def _error_page(status: int, code: str, title: str, detail: str) -> Callable[...
     return view
 
 
-bad_request = _error_page(400, "bad_request", "잘못된 요청입니다", "주소나 보낸 내용을 확인하세요.")
-permission_denied = _error_page(403, "refused", "허용되지 않은 요청입니다", "이 작업을 할 권한이 없습니다.")
-page_not_found = _error_page(404, "not_found", "찾을 수 없습니다", "주소가 바뀌었거나, 볼 수 없는 페이지입니다.")
-server_error = _error_page(500, "server_error", "서버에서 문제가 생겼습니다", "잠시 뒤 다시 시도하세요. 쓰던 내용은 지워지지 않았습니다.")
+bad_request = _error_page(400, "bad_request", gettext_lazy("잘못된 요청입니다"), gettext_lazy("주소나 보낸 내용을 확인하세요."))
+permission_denied = _error_page(403, "refused", gettext_lazy("허용되지 않은 요청입니다"), gettext_lazy("이 작업을 할 권한이 없습니다."))
+page_not_found = _error_page(404, "not_found", gettext_lazy("찾을 수 없습니다"), gettext_lazy("주소가 바뀌었거나, 볼 수 없는 페이지입니다."))
+server_error = _error_page(
+    500, "server_error", gettext_lazy("서버에서 문제가 생겼습니다"),
+    gettext_lazy("잠시 뒤 다시 시도하세요. 쓰던 내용은 지워지지 않았습니다."),
+)
