@@ -1,0 +1,121 @@
+"""Concurrency slots: at most ``config.slots`` runs at once on this host, each with its own user.
+
+A slot is an exclusive ``flock`` on a file, so it is shared correctly between
+threads and between worker processes, and released by the kernel if a worker dies.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from .limits import SandboxConfig
+
+
+class AllSlotsBusy(Exception):
+    pass
+
+
+@contextmanager
+def acquire(config: SandboxConfig, *, timeout: float) -> Iterator[int]:
+    state = Path(config.state_dir)
+    state.mkdir(mode=0o700, parents=True, exist_ok=True)
+    deadline = time.monotonic() + timeout
+    while True:
+        for number in range(config.slots):
+            fd = os.open(state / f"slot-{number}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            try:
+                yield number
+            finally:
+                os.close(fd)
+            return
+        if time.monotonic() >= deadline:
+            raise AllSlotsBusy
+        time.sleep(0.005)
+
+
+def processes_of(uid: int) -> list[int]:
+    """Pids whose real uid is ``uid`` (read from /proc)."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            if entry.stat().st_uid == uid:
+                found.append(int(entry.name))
+        except FileNotFoundError:
+            continue
+    return found
+
+
+def sweep(uid: int, *, timeout: float = 2.0) -> None:
+    """Kill every process the slot user still has and wait until none is left."""
+    deadline = time.monotonic() + timeout
+    while (pids := processes_of(uid)) and time.monotonic() < deadline:
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        reap_orphans()
+        time.sleep(0.002)
+
+
+_active: set[int] = set()
+_active_lock = threading.Lock()
+
+
+def track(pid: int) -> None:
+    """Note a bwrap process some run is watching, so the orphan reaper leaves it to that run."""
+    with _active_lock:
+        _active.add(pid)
+
+
+def untrack(pid: int) -> None:
+    with _active_lock:
+        _active.discard(pid)
+
+
+def reap_orphans() -> None:
+    """Reap zombies this subreaper adopted from finished runs (a sandboxed PID 1 whose bwrap was killed).
+
+    Only exited session leaders that no run is watching are reaped: sandboxed
+    programs lead their own session, while a child that other code started
+    (and will wait for) does not, so it is never taken from its owner.
+    """
+    while True:
+        try:
+            info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return
+        if info is None:
+            return
+        pid = info.si_pid
+        with _active_lock:
+            watched = pid in _active
+        if watched or not _leads_session(pid):
+            return
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return
+
+
+def _leads_session(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        return int(fields[3]) == pid  # after the name: state, ppid, pgrp, session
+    except (OSError, IndexError, ValueError):
+        return False
