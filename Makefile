@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed-$(shell sha256sum requirements.lock | cut -c1-16)
 
-.PHONY: venv serve test setup-dev check clean
+.PHONY: venv serve test setup-dev check clean assets
 
 venv: $(STAMP)
 
@@ -33,3 +33,7 @@ check: venv
 
 clean:
 	rm -rf $(VENV)
+
+# Rebuild the vendored CodeMirror bundle (static/js/editor.js) from assets/editor.
+assets:
+	cd assets/editor && npm ci --no-audit --no-fund && npm run build

@@ -1,0 +1,1 @@
+"""Exercises: Django apps that build on ``lessons`` (grounding, labs, evidence)."""

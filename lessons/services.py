@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from django.apps import apps
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
@@ -35,11 +36,13 @@ class LoadReport:
     published: list[str] = field(default_factory=list)
     fixtures_changed: list[str] = field(default_factory=list)
     fixtures_kept: list[str] = field(default_factory=list)
+    extensions: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
         return any(
-            (self.created, self.new_versions, self.unpublished, self.published, self.fixtures_changed)
+            (self.created, self.new_versions, self.unpublished, self.published, self.fixtures_changed,
+             self.extensions)
         )
 
 
@@ -52,6 +55,7 @@ def load_course(*, content_dir: Path, actor: AbstractBaseUser | None = None) -> 
     admin is never overwritten by its file.
     """
     course_meta, sources = read_course(content_dir)
+    extensions = [config for config in apps.get_app_configs() if hasattr(config, "load_lesson_content")]
     course, _ = Course.objects.update_or_create(
         slug=course_meta["slug"],
         defaults={"title": course_meta["title"], "description": course_meta.get("description", "")},
@@ -63,6 +67,10 @@ def load_course(*, content_dir: Path, actor: AbstractBaseUser | None = None) -> 
         lesson = _upsert_lesson(course=course, source=source, report=report, actor=actor)
         for fixture in source.fixtures:
             _upsert_fixture(lesson=lesson, source=fixture, report=report, actor=actor)
+        # Apps that build on lessons (labs, exercises) load their part of the folder;
+        # lessons never imports them.
+        for config in extensions:
+            report.extensions.extend(config.load_lesson_content(lesson=lesson, folder=content_dir / source.slug))
     for lesson in Lesson.objects.filter(course=course, is_published=True).exclude(slug__in=seen):
         set_lesson_published(lesson=lesson, published=False, actor=actor, reason="레슨 폴더가 없어졌습니다.")
         report.unpublished.append(lesson.slug)

@@ -31,10 +31,14 @@ class TutorErrorMiddleware:
                 response["HX-Redirect"] = url
                 return response
             return HttpResponseRedirect(url)
-        response = render(
-            request, "errors/problem.html", {"status": exc.status, "title": exc.title, "detail": exc.detail},
-            status=exc.status,
-        )
+        context = {"status": exc.status, "title": exc.title, "detail": exc.detail}
+        if getattr(request, "htmx", False):
+            # Show the refusal beside the form that asked; nothing the user typed is replaced.
+            response = render(request, "errors/problem_fragment.html", context, status=exc.status)
+            response["HX-Retarget"] = "#problem-area"
+            response["HX-Reswap"] = "innerHTML"
+        else:
+            response = render(request, "errors/problem.html", context, status=exc.status)
         if exc.retry_after:
             response["Retry-After"] = str(exc.retry_after)
         return response

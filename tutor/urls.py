@@ -16,6 +16,7 @@ account_patterns = [
 urlpatterns = [
     path("", include("lessons.urls")),
     path("account/", include((account_patterns, "tutor"))),
+    path("labs/", include("exercises.labs.urls")),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
 ]

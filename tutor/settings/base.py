@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "tutor",
     "lessons",
+    "exercises.labs",
 ]
 
 MIDDLEWARE = [
@@ -184,3 +185,22 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# Labs: the sandbox limits of one run, and the queue's backpressure.
+LAB_CPU_SECONDS = int(os.environ.get("LAB_CPU_SECONDS", "2"))
+LAB_WALL_SECONDS = float(os.environ.get("LAB_WALL_SECONDS", "5"))
+LAB_MEMORY_MB = int(os.environ.get("LAB_MEMORY_MB", "256"))
+LAB_OUTPUT_KB = int(os.environ.get("LAB_OUTPUT_KB", "64"))
+LAB_TMPFS_MB = int(os.environ.get("LAB_TMPFS_MB", "8"))
+LAB_PROCESSES = int(os.environ.get("LAB_PROCESSES", "16"))
+LAB_OPEN_FILES = int(os.environ.get("LAB_OPEN_FILES", "64"))
+LAB_SANDBOX_SLOTS = int(os.environ.get("LAB_SANDBOX_SLOTS", "8"))
+LAB_SANDBOX_UID_BASE = int(os.environ.get("LAB_SANDBOX_UID_BASE", "61000"))
+LAB_SANDBOX_PYTHON = os.environ.get("LAB_SANDBOX_PYTHON", "/usr/bin/python3")
+LAB_SANDBOX_STATE_DIR = Path(os.environ.get("LAB_SANDBOX_STATE_DIR", "/tmp/tutor-sandbox"))
+LAB_CODE_MAX_BYTES = 64 * 1024
+LAB_MAX_IN_FLIGHT_PER_LEARNER = 2
+LAB_MAX_QUEUE_DEPTH = int(os.environ.get("LAB_MAX_QUEUE_DEPTH", "40"))
+# A run still "running" this long after it started lost its worker.
+LAB_STALE_AFTER_SECONDS = int(os.environ.get("LAB_STALE_AFTER_SECONDS", "60"))
+LAB_WORKER_POLL_SECONDS = float(os.environ.get("LAB_WORKER_POLL_SECONDS", "0.05"))

@@ -310,7 +310,10 @@ def classify(*, exit_code: int, stdout: bytes, stderr: bytes, wall_ms: float, cp
         status = "output_limit"
     elif timed_out:
         status = "timeout"
-    elif sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu_ms is not None and cpu_ms >= limits.cpu_seconds * 950):
+    # A SIGKILL we did not send, after real CPU use, is the hard CPU limit
+    # (PID 1 ignores the soft limit's SIGXCPU); tick-based accounting can read
+    # low on a busy host, hence half the limit rather than all of it.
+    elif sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu_ms is not None and cpu_ms >= limits.cpu_seconds * 500):
         status = "timeout"  # the CPU limit
     elif _ran_out_of_memory(err_text):
         status = "memory"

@@ -34,5 +34,7 @@ class Command(BaseCommand):
         for label, items in lines:
             if items:
                 self.stdout.write(f"{label}: {', '.join(items)}")
+        for line in report.extensions:
+            self.stdout.write(line)
         if not report.changed:
             self.stdout.write(f"바뀐 것 없음 (레슨 {len(report.unchanged)}개 그대로)")

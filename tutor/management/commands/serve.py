@@ -22,7 +22,7 @@ class Command(BaseCommand):
         manage = [sys.executable, "manage.py"]
         children = [
             subprocess.Popen([*manage, "runserver", "--noreload", f"{host}:{port}"]),
-            subprocess.Popen([*manage, "db_worker"]),
+            subprocess.Popen([*manage, "worker"]),
         ]
         self.stdout.write(f"근거 튜터: http://{host}:{port}/  (작업 워커 함께 실행 중, 멈추려면 Ctrl-C)")
         stopping = False

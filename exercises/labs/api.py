@@ -1,0 +1,50 @@
+"""JSON API of the labs app: the same selectors and services as the pages."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from ninja import Header, Router
+
+from . import records, selectors, services
+from .models import LabRun
+from .schemas import LabOut, RunIn, RunOut
+
+router = Router(tags=["실습"])
+
+
+def run_out(run: LabRun) -> dict:
+    return {
+        "id": run.pk, "lab": run.lab.slug, "step": run.step, "status": run.status,
+        "status_label": run.get_status_display(), "exit_code": run.exit_code, "signal": run.signal,
+        "stdout": run.stdout, "stderr": run.stderr, "truncated": run.truncated,
+        "wall_ms": run.wall_ms, "cpu_ms": run.cpu_ms, "checks": run.check_results, "code": run.code,
+        "code_digest": run.code_digest, "lab_version": run.lab_version, "fixture_versions": run.fixture_versions,
+        "limits": run.limits, "interpreter": run.interpreter, "failure_reason": run.failure_reason,
+        "record_digest": run.record_digest,
+        "record_verifies": records.digest_verifies(run) if run.is_finished else None,
+        "created_at": run.created_at, "finished_at": run.finished_at,
+    }
+
+
+@router.get("/{slug}", response=LabOut, summary="실습 하나 (참고 답안 제외)")
+def get_lab(request: HttpRequest, slug: str) -> dict:
+    lab = selectors.access_lab(request.auth, slug)
+    return {
+        "slug": lab.slug, "lesson": lab.lesson.slug, "title": lab.title, "summary": lab.summary,
+        "version": lab.version, "starter_code": lab.starter_code,
+        "steps": [{key: step[key] for key in ("kind", "title", "html", "checks")} for step in lab.steps],
+    }
+
+
+@router.post("/{slug}/runs", response={202: RunOut}, summary="실행 요청 (Idempotency-Key 헤더로 한 번만)")
+def request_run(request: HttpRequest, slug: str, payload: RunIn,
+                idempotency_key: str = Header(..., alias="Idempotency-Key")) -> tuple[int, dict]:
+    lab = selectors.access_lab(request.auth, slug)
+    run = services.request_run(user=request.auth, lab=lab, code=payload.code, step=payload.step,
+                               idempotency_key=idempotency_key, prediction=payload.prediction)
+    return 202, run_out(run)
+
+
+@router.get("/runs/{run_id}", response=RunOut, summary="실행 기록 (본인과 그 강사만)")
+def get_run(request: HttpRequest, run_id: int) -> dict:
+    return run_out(selectors.access_run(request.auth, run_id))

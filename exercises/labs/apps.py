@@ -1,0 +1,24 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.apps import AppConfig
+
+
+class LabsConfig(AppConfig):
+    """Sandboxed Python labs: the runner, the run queue, the editor page and run records."""
+
+    name = "exercises.labs"
+    label = "labs"
+    verbose_name = "실습"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import checks  # noqa: F401  (registers the system checks)
+
+    def load_lesson_content(self, *, lesson: Any, folder: Path) -> list[str]:
+        """Called by ``lessons.services.load_course`` for every lesson folder: load its labs."""
+        from .services import load_labs
+
+        return load_labs(lesson=lesson, folder=folder)

@@ -1,0 +1,31 @@
+"""System checks: the sandbox limits make sense, and labs say what is missing on this host."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core import checks
+
+from . import conf
+from .sandbox.runner import sandbox_problem
+
+
+@checks.register()
+def check_lab_limits(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
+    limits = conf.limits()
+    errors = []
+    if min(limits.cpu_seconds, limits.wall_seconds, limits.memory_bytes, limits.output_bytes,
+           limits.tmpfs_bytes, limits.processes, limits.open_files) <= 0:
+        errors.append(checks.Error("Every LAB_* limit must be positive.", id="labs.E001"))
+    if limits.wall_seconds < limits.cpu_seconds:
+        errors.append(checks.Warning("LAB_WALL_SECONDS is below LAB_CPU_SECONDS.", id="labs.W002"))
+    return errors
+
+
+@checks.register()
+def check_sandbox_available(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
+    """Name what to install when the sandbox cannot isolate; labs are refused meanwhile."""
+    problem = sandbox_problem(conf.sandbox_config())
+    if problem:
+        return [checks.Warning(f"Labs are refused on this host: {problem}", id="labs.W001")]
+    return []

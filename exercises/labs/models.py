@@ -1,0 +1,145 @@
+"""Labs and their runs. A ``LabRun`` is a record a reviewer can trust: it keeps
+what ran, under which limits and fixture versions, what came out, and a digest
+over all of it."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from lessons.models import Fixture, Lesson
+
+
+class LabQuerySet(models.QuerySet["Lab"]):
+    def active(self) -> LabQuerySet:
+        return self.filter(is_active=True)
+
+
+class Lab(models.Model):
+    class StepKind(models.TextChoices):
+        PREDICT = "predict", _("예측하기")
+        RUN = "run", _("실행하기")
+        INJECT = "inject", _("실패 주입하기")
+        OBSERVE = "observe", _("관찰하기")
+        RESTORE = "restore", _("되돌리기")
+
+    RUNNABLE_STEPS = (StepKind.RUN, StepKind.INJECT, StepKind.RESTORE)
+
+    lesson = models.ForeignKey(Lesson, on_delete=models.PROTECT, related_name="labs")
+    slug = models.SlugField(unique=True)
+    order = models.PositiveIntegerField(default=0)
+    title = models.CharField(max_length=200)
+    summary = models.TextField(blank=True)
+    instructions_html = models.TextField(blank=True)
+    steps = models.JSONField(default=list, help_text="[{kind, title, html, checks, inject}]")
+    checks = models.JSONField(default=list, help_text="[{id, kind, value, label}]")
+    starter_code = models.TextField()
+    solution_code = models.TextField(help_text=_("참고 답안: 학습자에게 보내지 않습니다."))
+    files = models.JSONField(default=dict, help_text="{name: text}, bound read-only beside main.py")
+    fixtures = models.ManyToManyField(Fixture, blank=True, related_name="labs")
+    digest = models.CharField(max_length=64)
+    version = models.PositiveIntegerField(default=1)
+    is_active = models.BooleanField(default=True)
+
+    objects = LabQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("실습")
+        verbose_name_plural = _("실습")
+        ordering = ["lesson__order", "order", "slug"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def step(self, kind: str) -> dict | None:
+        return next((step for step in self.steps if step["kind"] == kind), None)
+
+
+class LabRunQuerySet(models.QuerySet["LabRun"]):
+    def in_flight(self) -> LabRunQuerySet:
+        return self.filter(status__in=[LabRun.Status.QUEUED, LabRun.Status.RUNNING])
+
+    def of(self, user: AbstractBaseUser) -> LabRunQuerySet:
+        return self.filter(user=user)
+
+
+class LabRun(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("대기")
+        RUNNING = "running", _("실행 중")
+        OK = "ok", _("완료")
+        ERROR = "error", _("오류로 끝남")
+        TIMEOUT = "timeout", _("시간 초과")
+        MEMORY = "memory", _("메모리 초과")
+        OUTPUT_LIMIT = "output_limit", _("출력 한도 초과")
+        KILLED = "killed", _("강제 종료")
+        REFUSED = "refused", _("실행 거부")
+        FAILED = "failed", _("실패 (워커 중단)")
+
+    FINISHED = {Status.OK, Status.ERROR, Status.TIMEOUT, Status.MEMORY, Status.OUTPUT_LIMIT,
+                Status.KILLED, Status.REFUSED, Status.FAILED}
+
+    lab = models.ForeignKey(Lab, on_delete=models.PROTECT, related_name="runs")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="lab_runs")
+    idempotency_key = models.CharField(max_length=64)
+    step = models.CharField(max_length=10, choices=Lab.StepKind.choices, default=Lab.StepKind.RUN)
+    prediction = models.TextField(blank=True)
+    code = models.TextField()
+    code_digest = models.CharField(max_length=64)
+    lab_version = models.PositiveIntegerField()
+    fixture_versions = models.JSONField(default=dict, help_text="{slug: {number, digest}}")
+    limits = models.JSONField(default=dict)
+    interpreter = models.CharField(max_length=40, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    exit_code = models.IntegerField(null=True, blank=True)
+    signal = models.IntegerField(null=True, blank=True)
+    stdout = models.TextField(blank=True)
+    stderr = models.TextField(blank=True)
+    truncated = models.BooleanField(default=False)
+    wall_ms = models.FloatField(null=True, blank=True)
+    cpu_ms = models.FloatField(null=True, blank=True)
+    check_results = models.JSONField(default=list, help_text="[{id, label, passed, detail}]")
+    failure_reason = models.TextField(blank=True)
+    record_digest = models.CharField(max_length=64, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    worker = models.CharField(max_length=100, blank=True, help_text="host:pid of the worker that ran it")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = LabRunQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("실행 기록")
+        verbose_name_plural = _("실행 기록")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "idempotency_key"], name="lab_run_idempotent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.lab.slug} #{self.pk} ({self.get_status_display()})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in self.FINISHED
+
+    @property
+    def checks_passed(self) -> int:
+        return sum(1 for check in self.check_results if check["passed"])
+
+
+class SandboxHealth(models.Model):
+    """The result of the sandbox self-test a worker ran at start. Labs are refused while the latest failed."""
+
+    checked_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    ok = models.BooleanField()
+    worker = models.CharField(max_length=100)
+    interpreter = models.CharField(max_length=40, blank=True)
+    detail = models.JSONField(default=list, help_text="[{name, contained, status, note}]")
+
+    class Meta:
+        ordering = ["-checked_at", "-id"]
+        get_latest_by = "checked_at"

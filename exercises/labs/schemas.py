@@ -1,0 +1,64 @@
+"""API shapes of the labs app. The reference solution never appears here."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ninja import Field, Schema
+
+
+class CheckResultOut(Schema):
+    id: str
+    label: str
+    passed: bool
+    detail: str
+
+
+class RunOut(Schema):
+    id: int
+    lab: str
+    step: str
+    status: str
+    status_label: str
+    exit_code: int | None
+    signal: int | None
+    stdout: str
+    stderr: str
+    truncated: bool
+    wall_ms: float | None
+    cpu_ms: float | None
+    checks: list[CheckResultOut]
+    code: str
+    code_digest: str
+    lab_version: int
+    fixture_versions: dict
+    limits: dict
+    interpreter: str
+    failure_reason: str
+    record_digest: str
+    record_verifies: bool | None
+    created_at: datetime
+    finished_at: datetime | None
+
+
+class RunIn(Schema):
+    code: str = Field(..., description="main.py의 내용")
+    step: str = Field("run", description="run · inject · restore")
+    prediction: str = Field("", max_length=4000)
+
+
+class StepOut(Schema):
+    kind: str
+    title: str
+    html: str
+    checks: list[str]
+
+
+class LabOut(Schema):
+    slug: str
+    lesson: str
+    title: str
+    summary: str
+    version: int
+    starter_code: str
+    steps: list[StepOut]

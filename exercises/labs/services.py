@@ -1,0 +1,288 @@
+"""Every write of the labs app: loading labs, requesting and executing runs, worker health."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import socket
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import yaml
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from lessons.content import ContentError, SLUG, folder_digest
+from lessons.models import Fixture, Lesson
+from lessons.rendering import render_markdown
+from tutor.errors import Conflict, Refused, Throttled, TutorError
+
+from . import conf, records
+from .checking import CHECK_KINDS, run_checks
+from .models import Lab, LabRun, SandboxHealth
+from .sandbox import RunResult, run_python
+from .sandbox.runner import interpreter, sandbox_problem
+from .sandbox.selftest import run_selftest
+
+logger = logging.getLogger(__name__)
+
+
+class CodeTooLarge(TutorError):
+    status = 413
+    code = "too_large"
+    title = "코드가 너무 깁니다"
+
+
+def load_labs(*, lesson: Lesson, folder: Path) -> list[str]:
+    """Upsert the labs under ``<lesson folder>/labs``; a lab whose folder is gone is deactivated."""
+    seen: set[str] = set()
+    lines: list[str] = []
+    labs_dir = folder / "labs"
+    for lab_dir in sorted(p for p in labs_dir.iterdir() if p.is_dir()) if labs_dir.is_dir() else []:
+        seen.add(lab_dir.name)
+        line = _upsert_lab(lesson=lesson, folder=lab_dir)
+        if line:
+            lines.append(line)
+    for lab in Lab.objects.filter(lesson=lesson, is_active=True).exclude(slug__in=seen):
+        lab.is_active = False
+        lab.save(update_fields=["is_active"])
+        lines.append(_("실습 비활성화: %(slug)s") % {"slug": lab.slug})
+    return lines
+
+
+def _read_lab(folder: Path) -> dict[str, Any]:
+    path = folder / "lab.yaml"
+    spec = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    if not SLUG.match(folder.name):
+        raise ContentError(f"{folder}: 실습 폴더 이름은 소문자, 숫자, '-'만 쓸 수 있습니다.")
+    checks = {check["id"]: check for check in spec.get("checks", [])}
+    for check in checks.values():
+        if check.get("kind") not in CHECK_KINDS:
+            raise ContentError(f"{path}: 검사 '{check.get('id')}'의 종류 '{check.get('kind')}'를 모릅니다.")
+    steps = []
+    for step in spec.get("steps", []):
+        if step.get("kind") not in Lab.StepKind.values:
+            raise ContentError(f"{path}: 단계 종류 '{step.get('kind')}'를 모릅니다.")
+        unknown = set(step.get("checks", [])) - set(checks)
+        if unknown:
+            raise ContentError(f"{path}: 없는 검사 {sorted(unknown)}를 단계가 가리킵니다.")
+        steps.append({
+            "kind": step["kind"],
+            "title": str(step.get("title", "")),
+            "html": render_markdown(str(step.get("text", ""))),
+            "checks": list(step.get("checks", [])),
+            "inject": step.get("inject"),
+        })
+    files = {name: (folder / name).read_text(encoding="utf-8") for name in spec.get("files", [])}
+    return {
+        "title": str(spec["title"]),
+        "order": int(spec.get("order", 0)),
+        "summary": str(spec.get("summary", "")),
+        "instructions_html": render_markdown(str(spec.get("instructions", ""))),
+        "steps": steps,
+        "checks": list(checks.values()),
+        "starter_code": (folder / "starter.py").read_text(encoding="utf-8"),
+        "solution_code": (folder / "solution.py").read_text(encoding="utf-8"),
+        "files": files,
+        "fixture_slugs": list(spec.get("fixtures", [])),
+    }
+
+
+def _upsert_lab(*, lesson: Lesson, folder: Path) -> str:
+    digest = folder_digest(folder)
+    lab = Lab.objects.filter(slug=folder.name).first()
+    if lab is not None and lab.digest == digest and lab.is_active and lab.lesson_id == lesson.pk:
+        return ""
+    fields = _read_lab(folder)
+    fixture_slugs = fields.pop("fixture_slugs")
+    fixtures = list(Fixture.objects.filter(slug__in=fixture_slugs))
+    if len(fixtures) != len(set(fixture_slugs)):
+        raise ContentError(f"{folder}/lab.yaml: 없는 가상 자료를 가리킵니다: {fixture_slugs}")
+    if lab is None:
+        lab = Lab.objects.create(lesson=lesson, slug=folder.name, digest=digest, **fields)
+        line = _("새 실습: %(slug)s") % {"slug": lab.slug}
+    else:
+        for name, value in fields.items():
+            setattr(lab, name, value)
+        if lab.digest != digest:
+            lab.version += 1
+        lab.digest, lab.lesson, lab.is_active = digest, lesson, True
+        lab.save()
+        line = _("실습 새 판: %(slug)s 판 %(n)d") % {"slug": lab.slug, "n": lab.version}
+    lab.fixtures.set(fixtures)
+    return line
+
+
+def code_digest(code: str) -> str:
+    return hashlib.sha256(code.encode("utf-8")).hexdigest()
+
+
+def request_run(
+    *, user: AbstractBaseUser, lab: Lab, code: str, step: str, idempotency_key: str, prediction: str = ""
+) -> LabRun:
+    """Queue one run of ``code``. The same key returns the same run, so a double click makes one run.
+
+    Refuses (with a reason) while the sandbox is unhealthy, and answers 429 when
+    the learner already has runs in flight or the queue is too deep.
+    """
+    if len(code.encode("utf-8")) > settings.LAB_CODE_MAX_BYTES:
+        raise CodeTooLarge(_("코드는 %(kb)d KiB까지 실행할 수 있습니다. 코드는 편집기에 그대로 있습니다.")
+                           % {"kb": settings.LAB_CODE_MAX_BYTES // 1024})
+    if step not in Lab.StepKind.values:
+        raise TutorError(_("알 수 없는 단계입니다."))
+    key = idempotency_key.strip()[:64]
+    if not key:
+        raise TutorError(_("요청 키가 없습니다. 페이지를 새로 고친 뒤 다시 실행하세요."))
+    existing = LabRun.objects.filter(user=user, idempotency_key=key).first()
+    if existing is not None:
+        return _same_request(existing, lab)
+    ensure_sandbox_healthy()
+    try:
+        with transaction.atomic():
+            # Serialise this learner's requests so the in-flight limit holds under concurrency.
+            get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+            _ensure_capacity(user)
+            run = LabRun.objects.create(
+                lab=lab, user=user, idempotency_key=key, step=step, prediction=prediction[:4000],
+                code=code, code_digest=code_digest(code), lab_version=lab.version,
+                fixture_versions=_fixture_versions(lab), limits=conf.limits().as_json(),
+            )
+            transaction.on_commit(lambda: _enqueue(run.pk))
+    except IntegrityError:  # the same key raced in from a second request
+        return _same_request(LabRun.objects.get(user=user, idempotency_key=key), lab)
+    return run
+
+
+def _same_request(run: LabRun, lab: Lab) -> LabRun:
+    if run.lab_id != lab.pk:
+        raise Conflict(_("같은 요청 키가 다른 실습에 이미 쓰였습니다."))
+    return run
+
+
+def _ensure_capacity(user: AbstractBaseUser) -> None:
+    if LabRun.objects.of(user).in_flight().count() >= settings.LAB_MAX_IN_FLIGHT_PER_LEARNER:
+        raise Throttled(
+            _("이미 실행 중인 실습이 %(n)d개 있습니다. 하나가 끝나면 다시 실행하세요. 코드는 그대로 있습니다.")
+            % {"n": settings.LAB_MAX_IN_FLIGHT_PER_LEARNER},
+            retry_after=2,
+        )
+    if LabRun.objects.filter(status=LabRun.Status.QUEUED).count() >= settings.LAB_MAX_QUEUE_DEPTH:
+        raise Throttled(_("지금은 실행 요청이 많아 받을 수 없습니다. 몇 초 뒤 다시 실행하세요. 코드는 그대로 있습니다."),
+                        retry_after=5)
+
+
+def _fixture_versions(lab: Lab) -> dict[str, dict[str, Any]]:
+    return {
+        fixture.slug: {"number": fixture.current_version.number, "digest": fixture.current_version.digest}
+        for fixture in lab.fixtures.select_related("current_version")
+        if fixture.current_version is not None
+    }
+
+
+def _enqueue(run_id: int) -> None:
+    from .tasks import execute_lab_run
+
+    execute_lab_run.enqueue(run_id=run_id)
+
+
+def ensure_sandbox_healthy() -> None:
+    """Refuse new runs while this host cannot isolate, or the latest worker self-test failed."""
+    problem = sandbox_problem(conf.sandbox_config())
+    if problem:
+        raise Refused(problem)
+    latest = SandboxHealth.objects.order_by("-checked_at", "-id").first()
+    if latest is not None and not latest.ok:
+        failed = ", ".join(item["name"] for item in latest.detail if not item["contained"])
+        raise Refused(_("실습 실행 환경(샌드박스) 점검에 실패해 지금은 실행하지 않습니다 (%(failed)s). "
+                        "관리자가 고칠 때까지 기다려 주세요.") % {"failed": failed or _("준비 안 됨")})
+
+
+def execute_run(*, run_id: int) -> None:
+    """Claim a queued run, run it in the sandbox, check it and seal the record. Safe to call twice."""
+    claimed = LabRun.objects.filter(pk=run_id, status=LabRun.Status.QUEUED).update(
+        status=LabRun.Status.RUNNING, started_at=timezone.now(), attempts=F("attempts") + 1,
+        worker=f"{socket.gethostname()}:{os.getpid()}",
+    )
+    if not claimed:
+        return
+    run = LabRun.objects.select_related("lab").get(pk=run_id)
+    try:
+        result = run_python(run.code, files=_sandbox_files(run), limits=conf.limits(), config=conf.sandbox_config())
+        checks = run.lab.step(run.step) or {}
+        by_id = {check["id"]: check for check in run.lab.checks}
+        run.check_results = run_checks([by_id[c] for c in checks.get("checks", [])], result)
+        run.interpreter = f"Python {interpreter(conf.sandbox_config().python).version}" if result.status != "refused" else ""
+        _finish(run, result)
+    except Exception:
+        logger.exception("lab run %s failed outside the sandbox", run_id)
+        fail_run(run_id=run_id, reason=_("실행을 마무리하지 못했습니다 (서버 오류). 다시 실행해 주세요."))
+
+
+def _sandbox_files(run: LabRun) -> dict[str, bytes]:
+    files = {name: text.encode("utf-8") for name, text in run.lab.files.items()}
+    for fixture in run.lab.fixtures.select_related("current_version"):
+        files[f"{fixture.slug}.txt"] = fixture.current_version.text.encode("utf-8")
+    return files
+
+
+def _finish(run: LabRun, result: RunResult) -> None:
+    run.status = result.status
+    run.exit_code, run.signal = result.exit_code, result.signal
+    run.stdout, run.stderr, run.truncated = result.stdout, result.stderr, result.truncated
+    run.wall_ms, run.cpu_ms = result.wall_ms, result.cpu_ms
+    if result.status == "refused":
+        run.failure_reason = result.stderr
+    run.finished_at = timezone.now()
+    run.record_digest = records.record_digest(run)
+    run.save()
+
+
+@transaction.atomic
+def fail_run(*, run_id: int, reason: str) -> None:
+    run = LabRun.objects.select_for_update().select_related("lab").get(pk=run_id)
+    if run.is_finished:
+        return
+    run.status, run.failure_reason, run.finished_at = LabRun.Status.FAILED, reason, timezone.now()
+    run.record_digest = records.record_digest(run)
+    run.save()
+
+
+def settle_stale_runs(*, now: timezone.datetime | None = None) -> list[int]:
+    """End runs whose worker died: retry once (a sandboxed run has no effect outside), then fail with a reason."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.LAB_STALE_AFTER_SECONDS)
+    stale = list(LabRun.objects.filter(status=LabRun.Status.RUNNING, started_at__lt=cutoff)
+                 .values_list("pk", "attempts"))
+    for run_id, attempts in stale:
+        if attempts < 2:
+            requeued = LabRun.objects.filter(pk=run_id, status=LabRun.Status.RUNNING).update(
+                status=LabRun.Status.QUEUED, worker="", started_at=None)
+            if requeued:
+                transaction.on_commit(lambda run_id=run_id: _enqueue(run_id))
+        else:
+            fail_run(run_id=run_id, reason=_("실행하던 워커가 멈췄습니다. 한 번 다시 시도했지만 끝나지 않았습니다."))
+    return [run_id for run_id, _attempts in stale]
+
+
+def record_sandbox_health() -> SandboxHealth:
+    """Run the hostile-program self-test and store the verdict the web process consults."""
+    config = conf.sandbox_config()
+    verdicts = run_selftest(config)
+    try:
+        version = f"Python {interpreter(config.python).version}"
+    except Exception:  # the self-test already reports an unusable interpreter
+        version = ""
+    return SandboxHealth.objects.create(
+        ok=bool(verdicts) and all(v.contained for v in verdicts),
+        worker=f"{socket.gethostname()}:{os.getpid()}",
+        interpreter=version,
+        detail=[{"name": v.name, "contained": v.contained, "status": v.status, "note": v.note} for v in verdicts],
+    )
+

@@ -1,0 +1,14 @@
+"""Show a lesson's labs on its page without ``lessons`` importing this app."""
+
+from __future__ import annotations
+
+from django import template
+
+from ..selectors import labs_of_lesson
+
+register = template.Library()
+
+
+@register.inclusion_tag("labs/_lesson_labs.html")
+def lesson_labs(lesson_id: int) -> dict:
+    return {"labs": list(labs_of_lesson(lesson_id))}

@@ -1,0 +1,63 @@
+"""Lab pages: the editor, the run request, the run record. Views only parse HTTP."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST, require_safe
+
+from . import records, selectors, services
+from .models import Lab
+
+
+def _lab_context(request: HttpRequest, lab: Lab, *, code: str) -> dict:
+    return {
+        "lab": lab,
+        "code": code,
+        "prediction": selectors.latest_prediction(request.user, lab),
+        "runs": selectors.runs_of(request.user, lab),
+        "idempotency_key": uuid.uuid4().hex,
+        "health": selectors.sandbox_health(),
+        "run_steps": [step for step in lab.steps if step["kind"] in Lab.RUNNABLE_STEPS],
+    }
+
+
+@require_safe
+def lab_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    lab = selectors.access_lab(request.user, slug)
+    code = lab.starter_code if "reset" in request.GET else selectors.latest_code(request.user, lab)
+    return render(request, "labs/lab_detail.html", _lab_context(request, lab, code=code))
+
+
+@require_POST
+def request_run(request: HttpRequest, slug: str) -> HttpResponse:
+    lab = selectors.access_lab(request.user, slug)
+    run = services.request_run(
+        user=request.user, lab=lab, code=request.POST.get("code", ""), step=request.POST.get("step", "run"),
+        idempotency_key=request.POST.get("idempotency_key", ""), prediction=request.POST.get("prediction", ""),
+    )
+    if request.htmx:
+        return render(request, "labs/lab_detail.html#run-started",
+                      {"run": run, "lab": lab, "idempotency_key": uuid.uuid4().hex})
+    return redirect("labs:run", run_id=run.pk)
+
+
+@require_safe
+def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
+    run = selectors.access_run(request.user, run_id)
+    context = {"run": run, "verified": records.digest_verifies(run) if run.is_finished else None}
+    if request.htmx:
+        return render(request, "labs/lab_detail.html#run-status", context)
+    return render(request, "labs/run_detail.html", context)
+
+
+@require_POST
+def download_code(request: HttpRequest, slug: str) -> HttpResponse:
+    """Send back the editor's code as a file, so downloading works without JavaScript too."""
+    lab = selectors.access_lab(request.user, slug)
+    response = HttpResponse(request.POST.get("code", ""), content_type="text/x-python; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{lab.slug}.py"'
+    return response
+
