@@ -38,7 +38,7 @@ def make_user(db: None, cohort: Cohort) -> Callable[..., User]:
     def make(username: str, role: Role | None = Role.LEARNER, *, in_cohort: bool = True) -> User:
         user = User.objects.create_user(username=username, password=PASSWORD)
         if role is not None:
-            user.groups.add(Group.objects.get(name=role.value))
+            user.groups.add(Group.objects.get_or_create(name=role.value)[0])
             if in_cohort and role is Role.LEARNER:
                 cohort.learners.add(user)
             if in_cohort and role is Role.INSTRUCTOR:

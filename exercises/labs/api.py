@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.http import HttpRequest
-from ninja import Header, Router
+from ninja import Header, Router, Status
 
 from . import records, selectors, services
 from .models import LabRun
@@ -38,11 +38,11 @@ def get_lab(request: HttpRequest, slug: str) -> dict:
 
 @router.post("/{slug}/runs", response={202: RunOut}, summary="실행 요청 (Idempotency-Key 헤더로 한 번만)")
 def request_run(request: HttpRequest, slug: str, payload: RunIn,
-                idempotency_key: str = Header(..., alias="Idempotency-Key")) -> tuple[int, dict]:
+                idempotency_key: str = Header(..., alias="Idempotency-Key")) -> Status:
     lab = selectors.access_lab(request.auth, slug)
     run = services.request_run(user=request.auth, lab=lab, code=payload.code, step=payload.step,
                                idempotency_key=idempotency_key, prediction=payload.prediction)
-    return 202, run_out(run)
+    return Status(202, run_out(run))
 
 
 @router.get("/runs/{run_id}", response=RunOut, summary="실행 기록 (본인과 그 강사만)")

@@ -55,7 +55,7 @@ class Command(BaseCommand):
         for username, full_name, role in ACCOUNTS:
             password = secrets.token_urlsafe(12)
             user = User.objects.create_user(username=username, password=password, first_name=full_name)
-            user.groups.add(Group.objects.get(name=role.value))
+            user.groups.add(Group.objects.get_or_create(name=role.value)[0])
             if role is Role.INSTRUCTOR:
                 cohort.instructors.add(user)
             elif role is Role.LEARNER:
