@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from typing import Callable
 
 import pytest
@@ -77,3 +79,16 @@ def signed_in(user: User, **kwargs: object) -> Client:
 @pytest.fixture
 def learner_client(learner: User) -> Client:
     return signed_in(learner)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_sandbox_process_left_behind() -> Iterator[None]:
+    """After the whole suite, no process of any sandbox slot user may remain, not even a zombie."""
+    yield
+    if os.geteuid() != 0:
+        return
+    from exercises.labs import conf
+    from exercises.labs.sandbox.selftest import leftover_processes
+
+    leftover = leftover_processes(conf.sandbox_config())
+    assert leftover == [], f"sandbox processes left behind: {leftover}"

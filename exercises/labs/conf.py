@@ -22,6 +22,7 @@ def limits() -> Limits:
 
 def sandbox_config() -> SandboxConfig:
     return SandboxConfig(
+        bwrap=settings.LAB_SANDBOX_BWRAP,
         python=settings.LAB_SANDBOX_PYTHON,
         state_dir=settings.LAB_SANDBOX_STATE_DIR,
         slots=settings.LAB_SANDBOX_SLOTS,

@@ -197,6 +197,7 @@ LAB_OPEN_FILES = int(os.environ.get("LAB_OPEN_FILES", "64"))
 LAB_SANDBOX_SLOTS = int(os.environ.get("LAB_SANDBOX_SLOTS", "8"))
 LAB_SANDBOX_UID_BASE = int(os.environ.get("LAB_SANDBOX_UID_BASE", "61000"))
 LAB_SANDBOX_PYTHON = os.environ.get("LAB_SANDBOX_PYTHON", "/usr/bin/python3")
+LAB_SANDBOX_BWRAP = os.environ.get("LAB_SANDBOX_BWRAP", "bwrap")
 LAB_SANDBOX_STATE_DIR = Path(os.environ.get("LAB_SANDBOX_STATE_DIR", "/tmp/tutor-sandbox"))
 LAB_CODE_MAX_BYTES = 64 * 1024
 LAB_MAX_IN_FLIGHT_PER_LEARNER = 2

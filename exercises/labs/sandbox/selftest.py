@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from .limits import Limits, SandboxConfig
 from .runner import RunResult, run_python
+from . import slots
 from .slots import processes_of
 
 SECRET_MARKERS = ("root:x:0:0", "SECRET_KEY", "DATABASE_URL", "tutor.sqlite3")
@@ -122,10 +123,23 @@ def run_selftest(config: SandboxConfig, *, limits: Limits = SELFTEST_LIMITS) -> 
     with ThreadPoolExecutor(max_workers=max(1, min(config.slots, os.cpu_count() or 1) * 2)) as pool:
         verdicts = list(pool.map(lambda h: check_one(h, limits=limits, config=config), CATALOGUE))
     if os.geteuid() == 0:
-        leftover = [pid for slot in range(config.slots) for pid in processes_of(config.slot_uid_base + slot)]
+        leftover = leftover_processes(config)
         verdicts.append(Verdict("no_process_left", not leftover, "ok" if not leftover else "error",
                                 f"남은 프로세스: {leftover}" if leftover else ""))
     return verdicts
+
+
+def leftover_processes(config: SandboxConfig) -> list[int]:
+    """Processes of slot users while no run holds their slot: anything found outlived its run.
+
+    Each slot is taken in turn, so runs of other workers sharing the host are
+    waited for rather than mistaken for leftovers.
+    """
+    found = []
+    for slot in range(config.slots):
+        with slots.hold(config, slot):
+            found += processes_of(config.slot_uid_base + slot)
+    return found
 
 
 def with_limits(limits: Limits, **changes: object) -> Limits:

@@ -45,6 +45,19 @@ def acquire(config: SandboxConfig, *, timeout: float) -> Iterator[int]:
         time.sleep(0.005)
 
 
+@contextmanager
+def hold(config: SandboxConfig, slot: int) -> Iterator[None]:
+    """Wait for and take one particular slot (used to inspect it while no run is in it)."""
+    state = Path(config.state_dir)
+    state.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd = os.open(state / f"slot-{slot}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
 def processes_of(uid: int) -> list[int]:
     """Pids whose real uid is ``uid`` (read from /proc)."""
     found = []

@@ -1,0 +1,107 @@
+"""A learner runs a lab in a real browser through the real queue and worker, then injects the failure."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import connection
+
+from exercises.labs.models import Lab, LabRun
+from lessons.models import Lesson
+from tests.conftest import PASSWORD
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def database_url() -> str:
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    return f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture
+def worker(live_server) -> Iterator[subprocess.Popen]:
+    """The site's real worker process (sandbox self-test, then db_worker) on the test database."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tutor.settings.test", "DATABASE_URL": database_url()}
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    process = subprocess.Popen([sys.executable, "manage.py", "worker"], cwd=settings.BASE_DIR, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    yield process
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    print(process.stdout.read())  # shown by pytest when the test fails
+
+
+def sign_in(page, live_server) -> None:
+    page.goto(f"{live_server.url}/account/sign-in/")
+    page.get_by_label("아이디").fill("learner")
+    page.get_by_label("비밀번호").fill(PASSWORD)
+    page.get_by_role("button", name="로그인").click()
+    page.wait_for_url(re.compile(r"/$"))
+
+
+def test_run_a_lab_then_inject_the_failure(page, live_server, worker, course: list[Lesson], learner: User) -> None:
+    lab = Lab.objects.get(slug="approval-gate")
+    sign_in(page, live_server)
+    page.goto(f"{live_server.url}/lessons/{lab.lesson.slug}/")
+    page.get_by_role("link", name=lab.title).click()
+    page.wait_for_url(f"**/labs/{lab.slug}/")
+    page.locator(".cm-editor").wait_for()
+    assert page.locator(".cm-lineNumbers").count() == 1
+
+    page.get_by_label(re.compile("예측")).fill("검사 통과 줄이 나올 것이다")
+    page.evaluate("([code]) => window.tutorEditor.set('code', code)", [lab.solution_code])
+    page.locator(".cm-content").click()
+    page.keyboard.press("Control+Enter")
+    first = page.locator(".run-status").first
+    first.locator(".badge").filter(has_text="완료").wait_for(timeout=40_000)
+    assert "검사 통과" in first.locator("pre.output").first.inner_text()
+    assert first.locator(".check-fail").count() == 0
+
+    page.get_by_role("button", name="편집기에 실패 주입하기").click()
+    assert page.locator("input[name=step][value=inject]").is_checked()
+    page.get_by_role("button", name="실행", exact=True).click()
+    page.wait_for_function("document.querySelectorAll('.run-status').length > 1 || document.querySelector('#problem-area').textContent.trim() != ''")
+    problem = page.inner_text("#problem-area").strip()
+    assert problem == "", problem
+    latest = page.locator(".run-status").first
+    latest.locator(".badge").filter(has_text="오류로 끝남").wait_for(timeout=40_000)
+    assert "AssertionError" in latest.locator("pre.output-err").inner_text()
+    assert latest.locator(".check-fail").count() == 0, "the inject step's checks expect the AssertionError"
+
+    runs = list(LabRun.objects.filter(user=learner).order_by("created_at"))
+    assert [run.step for run in runs] == ["run", "inject"]
+    assert runs[0].prediction == "검사 통과 줄이 나올 것이다"
+    assert page.csp_violations == []
+
+
+def test_lab_page_without_javascript_still_runs(browser, live_server, worker, course: list[Lesson], learner: User) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    lab = Lab.objects.get(slug="replay-retry")
+    sign_in(page, live_server)
+    page.goto(f"{live_server.url}/labs/{lab.slug}/")
+    assert page.locator("textarea#code").is_visible()
+    page.get_by_role("button", name="실행", exact=True).click()
+    page.wait_for_url(re.compile(r"/labs/runs/\d+/$"))
+    deadline = time.monotonic() + 40
+    while "완료" not in page.inner_text(".run-status") and "오류로 끝남" not in page.inner_text(".run-status"):
+        assert time.monotonic() < deadline, page.inner_text("main")
+        time.sleep(0.5)
+        page.reload()
+    # The starter code is unfinished on purpose: its run ends and its checks say what is missing.
+    assert page.locator(".check-list li").count() >= 1
+    context.close()
