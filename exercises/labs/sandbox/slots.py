@@ -105,30 +105,31 @@ def reap_orphans() -> None:
 
     Only exited session leaders that no run is watching are reaped: sandboxed
     programs lead their own session, while a child that other code started
-    (and will wait for) does not, so it is never taken from its owner.
+    (and will wait for) does not, so it is never taken from its owner. Each
+    zombie child is looked at on its own, so one that is not ours to reap
+    never hides the others.
     """
-    while True:
-        try:
-            info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-        except ChildProcessError:
-            return
-        if info is None:
-            return
-        pid = info.si_pid
+    me = os.getpid()
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        pid = int(entry.name)
+        fields = _stat_fields(pid)
+        if not fields or fields[0] != b"Z" or int(fields[1]) != me or int(fields[3]) != pid:
+            continue
         with _active_lock:
-            watched = pid in _active
-        if watched or not _leads_session(pid):
-            return
+            if pid in _active:
+                continue
         try:
             os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:
-            return
+            pass
 
 
-def _leads_session(pid: int) -> bool:
+def _stat_fields(pid: int) -> list[bytes]:
+    """State, ppid, pgrp, session, … of a process (the fields after its name in /proc/PID/stat)."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
-            fields = handle.read().rsplit(b")", 1)[1].split()
-        return int(fields[3]) == pid  # after the name: state, ppid, pgrp, session
-    except (OSError, IndexError, ValueError):
-        return False
+            return handle.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
