@@ -18,11 +18,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--content-dir", type=Path, default=settings.CONTENT_DIR)
 
-    def handle(self, *args: Any, content_dir: Path, **options: Any) -> None:
+    def handle(self, *args: Any, content_dir: Path, verbosity: int = 1, **options: Any) -> None:
         try:
             report = load_course(content_dir=content_dir)
         except ContentError as exc:
             raise CommandError(str(exc)) from exc
+        if verbosity < 1:
+            return
         lines = [
             ("새 레슨", report.created),
             ("새 판", report.new_versions),
