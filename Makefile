@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed-$(shell sha256sum requirements.lock | cut -c1-16)
 
-.PHONY: venv serve test setup-dev check clean assets
+.PHONY: venv serve test setup-dev check clean assets system-deps
 
 venv: $(STAMP)
 
@@ -15,8 +15,25 @@ $(STAMP): requirements.lock
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 
+# What only the system can provide for the lab sandbox: bubblewrap, a system
+# python3 to run inside it, and libseccomp. Installed when we are root with
+# apt-get; otherwise printed, and labs are refused until they are there.
+system-deps:
+	@missing=""; \
+	command -v bwrap >/dev/null 2>&1 || missing="$$missing bubblewrap"; \
+	test -x /usr/bin/python3 || missing="$$missing python3-minimal"; \
+	ldconfig -p 2>/dev/null | grep -q libseccomp.so.2 || missing="$$missing libseccomp2"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	  else \
+	    echo "실습 샌드박스에 필요한 패키지가 없습니다:$$missing"; \
+	    echo "  sudo apt-get install$$missing   (설치 전까지 실습 실행은 거부됩니다)"; \
+	  fi; \
+	fi
+
 # Prepare the SQLite database, the course and the demo accounts (idempotent).
-setup-dev: venv
+setup-dev: venv system-deps
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py load_course
 	$(BIN)/python manage.py create_demo_accounts --if-absent
@@ -24,7 +41,7 @@ setup-dev: venv
 serve: setup-dev
 	$(BIN)/python manage.py serve --port $(PORT)
 
-test: venv
+test: venv system-deps
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 check: venv

@@ -254,12 +254,31 @@ def fail_run(*, run_id: int, reason: str) -> None:
     run.save()
 
 
+def _worker_is_gone(worker: str) -> bool:
+    """Say whether ``host:pid`` names a worker process on this host that no longer exists."""
+    host, _, pid = worker.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
 def settle_stale_runs(*, now: timezone.datetime | None = None) -> list[int]:
-    """End runs whose worker died: retry once (a sandboxed run has no effect outside), then fail with a reason."""
+    """End runs whose worker died: retry once (a sandboxed run has no effect outside), then fail with a reason.
+
+    A run is stale when its worker process on this host is gone, or when it has
+    been running longer than ``LAB_STALE_AFTER_SECONDS`` (a worker elsewhere).
+    """
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.LAB_STALE_AFTER_SECONDS)
-    stale = list(LabRun.objects.filter(status=LabRun.Status.RUNNING, started_at__lt=cutoff)
-                 .values_list("pk", "attempts"))
+    running = LabRun.objects.filter(status=LabRun.Status.RUNNING).values_list("pk", "attempts", "worker", "started_at")
+    stale = [(pk, attempts) for pk, attempts, worker, started_at in running
+             if _worker_is_gone(worker) or (started_at is not None and started_at < cutoff)]
     for run_id, attempts in stale:
         if attempts < 2:
             requeued = LabRun.objects.filter(pk=run_id, status=LabRun.Status.RUNNING).update(
