@@ -39,7 +39,7 @@ def main() -> None:
         assert result.status == "ok", result
     print(summary("bare python3 -I -S -c pass", bare))
     print(summary("sandboxed (bwrap + seccomp + rlimits)", boxed))
-    overhead = [b - a for a, b in zip(bare, boxed)]
+    overhead = [b - a for a, b in zip(bare, boxed, strict=True)]
     print(f"overhead: median={statistics.median(overhead):.2f} ms p95={percentile(overhead, 95):.2f} ms")
     print(f"ratio={statistics.median(boxed) / statistics.median(bare):.2f}")
 

@@ -17,7 +17,7 @@ from .content import SLUG
 from .models import CompletionRecord, Lesson, LessonFile, PartKey, SelfCheck, SelfReport
 
 
-def visible_lessons(user: AnyUser) -> "list[Lesson]":
+def visible_lessons(user: AnyUser) -> list[Lesson]:
     """Lessons in course order: published ones for everybody, all of them for those who may preview."""
     lessons = Lesson.objects.with_current().filter(current_version__isnull=False)
     if not access.may_see_unpublished(user):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 from django.conf import settings

@@ -10,7 +10,6 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-import yaml
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -19,13 +18,13 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from lessons.content import ContentError, SLUG, folder_digest
+from lessons.content import ContentError, folder_digest
 from lessons.models import Fixture, Lesson
-from lessons.rendering import render_markdown
 from tutor.errors import Conflict, Refused, Throttled, TutorError
 
 from . import conf, records
-from .checking import CHECK_KINDS, run_checks
+from .checking import run_checks
+from .content import read_lab
 from .models import Lab, LabRun, SandboxHealth
 from .sandbox import RunResult, run_python
 from .sandbox.runner import interpreter, sandbox_problem
@@ -57,50 +56,12 @@ def load_labs(*, lesson: Lesson, folder: Path) -> list[str]:
     return lines
 
 
-def _read_lab(folder: Path) -> dict[str, Any]:
-    path = folder / "lab.yaml"
-    spec = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    if not SLUG.match(folder.name):
-        raise ContentError(f"{folder}: 실습 폴더 이름은 소문자, 숫자, '-'만 쓸 수 있습니다.")
-    checks = {check["id"]: check for check in spec.get("checks", [])}
-    for check in checks.values():
-        if check.get("kind") not in CHECK_KINDS:
-            raise ContentError(f"{path}: 검사 '{check.get('id')}'의 종류 '{check.get('kind')}'를 모릅니다.")
-    steps = []
-    for step in spec.get("steps", []):
-        if step.get("kind") not in Lab.StepKind.values:
-            raise ContentError(f"{path}: 단계 종류 '{step.get('kind')}'를 모릅니다.")
-        unknown = set(step.get("checks", [])) - set(checks)
-        if unknown:
-            raise ContentError(f"{path}: 없는 검사 {sorted(unknown)}를 단계가 가리킵니다.")
-        steps.append({
-            "kind": step["kind"],
-            "title": str(step.get("title", "")),
-            "html": render_markdown(str(step.get("text", ""))),
-            "checks": list(step.get("checks", [])),
-            "inject": step.get("inject"),
-        })
-    files = {name: (folder / name).read_text(encoding="utf-8") for name in spec.get("files", [])}
-    return {
-        "title": str(spec["title"]),
-        "order": int(spec.get("order", 0)),
-        "summary": str(spec.get("summary", "")),
-        "instructions_html": render_markdown(str(spec.get("instructions", ""))),
-        "steps": steps,
-        "checks": list(checks.values()),
-        "starter_code": (folder / "starter.py").read_text(encoding="utf-8"),
-        "solution_code": (folder / "solution.py").read_text(encoding="utf-8"),
-        "files": files,
-        "fixture_slugs": list(spec.get("fixtures", [])),
-    }
-
-
 def _upsert_lab(*, lesson: Lesson, folder: Path) -> str:
     digest = folder_digest(folder)
     lab = Lab.objects.filter(slug=folder.name).first()
     if lab is not None and lab.digest == digest and lab.is_active and lab.lesson_id == lesson.pk:
         return ""
-    fields = _read_lab(folder)
+    fields = read_lab(folder)
     fixture_slugs = fields.pop("fixture_slugs")
     fixtures = list(Fixture.objects.filter(slug__in=fixture_slugs))
     if len(fixtures) != len(set(fixture_slugs)):

@@ -19,4 +19,3 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
 # (a separate process) reaches the same test database.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}  # noqa: F405
-LAB_SANDBOX_STATE_DIR = VAR_DIR / "sandbox-test"  # noqa: F405

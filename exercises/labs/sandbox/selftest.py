@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .limits import Limits, SandboxConfig
 from .runner import RunResult, run_python
@@ -141,6 +141,3 @@ def leftover_processes(config: SandboxConfig) -> list[int]:
             found += processes_of(config.slot_uid_base + slot)
     return found
 
-
-def with_limits(limits: Limits, **changes: object) -> Limits:
-    return replace(limits, **changes)

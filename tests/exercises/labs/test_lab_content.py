@@ -9,7 +9,7 @@ from exercises.labs import conf
 from exercises.labs.checking import run_checks
 from exercises.labs.models import Lab
 from exercises.labs.sandbox import run_python
-from exercises.labs.services import _read_lab
+from exercises.labs.content import read_lab
 
 LAB_DIRS = sorted(settings.CONTENT_DIR.glob("*/labs/*/lab.yaml"))
 
@@ -24,7 +24,7 @@ def sandbox_files(spec: dict, folder) -> dict[str, bytes]:
 
 @pytest.mark.parametrize("lab_yaml", LAB_DIRS, ids=lambda p: p.parent.name)
 def test_reference_solution_passes_every_step(lab_yaml) -> None:
-    spec = _read_lab(lab_yaml.parent)
+    spec = read_lab(lab_yaml.parent)
     checks = {check["id"]: check for check in spec["checks"]}
     runnable = [step for step in spec["steps"] if step["checks"]]
     assert {step["kind"] for step in runnable} >= {Lab.StepKind.RUN, Lab.StepKind.INJECT}
@@ -40,7 +40,7 @@ def test_reference_solution_passes_every_step(lab_yaml) -> None:
 
 @pytest.mark.parametrize("lab_yaml", LAB_DIRS, ids=lambda p: p.parent.name)
 def test_starter_code_does_not_already_pass(lab_yaml) -> None:
-    spec = _read_lab(lab_yaml.parent)
+    spec = read_lab(lab_yaml.parent)
     checks = {check["id"]: check for check in spec["checks"]}
     run_step = next(step for step in spec["steps"] if step["kind"] == "run")
     result = run_python(spec["starter_code"], files=sandbox_files(spec, lab_yaml.parent), limits=conf.limits(),

@@ -1,0 +1,56 @@
+"""Read a lab folder (``lab.yaml``, starter, solution, files) into plain data, checking its shape.
+
+The format is described in ``lessons/content/README.md``. Nothing here touches
+the database; ``services.load_labs`` does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from lessons.content import SLUG, ContentError
+from lessons.rendering import render_markdown
+
+from .checking import CHECK_KINDS
+from .models import Lab
+
+
+def read_lab(folder: Path) -> dict[str, Any]:
+    path = folder / "lab.yaml"
+    spec = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    if not SLUG.match(folder.name):
+        raise ContentError(f"{folder}: 실습 폴더 이름은 소문자, 숫자, '-'만 쓸 수 있습니다.")
+    checks = {check["id"]: check for check in spec.get("checks", [])}
+    for check in checks.values():
+        if check.get("kind") not in CHECK_KINDS:
+            raise ContentError(f"{path}: 검사 '{check.get('id')}'의 종류 '{check.get('kind')}'를 모릅니다.")
+    steps = []
+    for step in spec.get("steps", []):
+        if step.get("kind") not in Lab.StepKind.values:
+            raise ContentError(f"{path}: 단계 종류 '{step.get('kind')}'를 모릅니다.")
+        unknown = set(step.get("checks", [])) - set(checks)
+        if unknown:
+            raise ContentError(f"{path}: 없는 검사 {sorted(unknown)}를 단계가 가리킵니다.")
+        steps.append({
+            "kind": step["kind"],
+            "title": str(step.get("title", "")),
+            "html": render_markdown(str(step.get("text", ""))),
+            "checks": list(step.get("checks", [])),
+            "inject": step.get("inject"),
+        })
+    files = {name: (folder / name).read_text(encoding="utf-8") for name in spec.get("files", [])}
+    return {
+        "title": str(spec["title"]),
+        "order": int(spec.get("order", 0)),
+        "summary": str(spec.get("summary", "")),
+        "instructions_html": render_markdown(str(spec.get("instructions", ""))),
+        "steps": steps,
+        "checks": list(checks.values()),
+        "starter_code": (folder / "starter.py").read_text(encoding="utf-8"),
+        "solution_code": (folder / "solution.py").read_text(encoding="utf-8"),
+        "files": files,
+        "fixture_slugs": list(spec.get("fixtures", [])),
+    }
