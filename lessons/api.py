@@ -86,6 +86,8 @@ def _progress_out(entry: LessonProgress) -> dict:
             "parts_reached": entry.parts_reached,
             "parts_total": entry.parts_total,
             "answers_revealed": entry.answers_revealed,
+            "labs_run": entry.labs_run,
+            "exercises_attempted": entry.exercises_attempted,
         },
         "self_report": {
             "understood": len(entry.understood),

@@ -188,18 +188,21 @@ class FixtureVersion(models.Model):
 
 
 class CompletionRecord(models.Model):
-    """A fact about activity (lesson opened, part reached, answer revealed). Only ever added."""
+    """A fact about activity (lesson opened, part reached, answer revealed, lab run made,
+    exercise attempted). Only ever added; apps that build on lessons record their kinds here."""
 
     class Kind(models.TextChoices):
         OPENED = "opened", _("레슨 열람")
         PART_REACHED = "part_reached", _("부분 도달")
         ANSWER_REVEALED = "answer_revealed", _("해설 열람")
+        LAB_RUN = "lab_run", _("실습 실행")
+        EXERCISE_ATTEMPTED = "exercise_attempted", _("근거 연습 제출")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="completions")
     lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="completions")
     version = models.ForeignKey(LessonVersion, on_delete=models.PROTECT, related_name="+")
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    item = models.CharField(max_length=60, blank=True, help_text="Part key or self-check key.")
+    item = models.CharField(max_length=60, blank=True, help_text="Part, self-check, lab or exercise key.")
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -60,6 +60,8 @@ class CompletionTrackOut(Schema):
     parts_reached: int
     parts_total: int
     answers_revealed: int
+    labs_run: int
+    exercises_attempted: int
 
 
 class SelfReportTrackOut(Schema):

@@ -75,6 +75,8 @@ class LessonProgress:
     opened_at: datetime | None = None
     parts_reached: int = 0
     answers_revealed: int = 0
+    labs_run: int = 0
+    exercises_attempted: int = 0
     self_checks_total: int = 0
     understood: list[SelfReport] = field(default_factory=list)
     reviews: list[object] = field(default_factory=list)
@@ -100,6 +102,10 @@ def progress_of(user: AbstractBaseUser) -> list[LessonProgress]:
             entry.parts_reached += 1
         elif record.kind == CompletionRecord.Kind.ANSWER_REVEALED:
             entry.answers_revealed += 1
+        elif record.kind == CompletionRecord.Kind.LAB_RUN:
+            entry.labs_run += 1
+        elif record.kind == CompletionRecord.Kind.EXERCISE_ATTEMPTED:
+            entry.exercises_attempted += 1
     reports = SelfReport.objects.by(user).filter(self_check__version__lesson__in=progress).select_related("self_check__version")
     for report in reports:
         progress[report.self_check.version.lesson_id].understood.append(report)

@@ -13,19 +13,8 @@ admin.site.site_header = "근거 튜터 관리"
 admin.site.site_title = "근거 튜터 관리"
 
 
-@admin.register(Cohort)
-class CohortAdmin(admin.ModelAdmin):
-    list_display = ["name", "created_at"]
-    filter_horizontal = ["instructors", "learners"]
-
-
-@admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
-    """Read-only: an audit entry is never changed or deleted through the site."""
-
-    list_display = ["at", "actor", "action", "target_type", "target_label", "reason"]
-    list_filter = ["action", "target_type"]
-    search_fields = ["target_label", "reason", "target_id"]
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """For records that are written only by the site's own services (and for audit entries)."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -35,3 +24,18 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(Cohort)
+class CohortAdmin(admin.ModelAdmin):
+    list_display = ["name", "created_at"]
+    filter_horizontal = ["instructors", "learners"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    """Read-only: an audit entry is never changed or deleted through the site."""
+
+    list_display = ["at", "actor", "action", "target_type", "target_label", "reason"]
+    list_filter = ["action", "target_type"]
+    search_fields = ["target_label", "reason", "target_id"]

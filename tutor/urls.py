@@ -17,6 +17,7 @@ urlpatterns = [
     path("", include("lessons.urls")),
     path("account/", include((account_patterns, "tutor"))),
     path("labs/", include("exercises.labs.urls")),
+    path("exercises/", include("exercises.grounding.urls")),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
 ]

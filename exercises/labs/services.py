@@ -19,7 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from lessons.content import ContentError, folder_digest
-from lessons.models import Fixture, Lesson
+from lessons.models import CompletionRecord, Fixture, Lesson
+from lessons.services import record_completion
 from tutor.errors import Conflict, Refused, Throttled, TutorError
 
 from . import conf, records
@@ -115,6 +116,7 @@ def request_run(
                 code=code, code_digest=code_digest(code), lab_version=lab.version,
                 fixture_versions=_fixture_versions(lab), limits=conf.limits().as_json(),
             )
+            record_completion(user=user, lesson=lab.lesson, kind=CompletionRecord.Kind.LAB_RUN, item=lab.slug)
             transaction.on_commit(lambda: _enqueue(run.pk))
     except IntegrityError:  # the same key raced in from a second request
         return _same_request(LabRun.objects.get(user=user, idempotency_key=key), lab)

@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "tutor",
     "lessons",
     "exercises.labs",
+    "exercises.grounding",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,21 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.apps import AppConfig
+
+
+class GroundingConfig(AppConfig):
+    """Grounding exercises: paste a model's answer, mark each claim 근거 / 자료없음 / 보류, cite lines."""
+
+    name = "exercises.grounding"
+    label = "grounding"
+    verbose_name = "근거 연습"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def load_lesson_content(self, *, lesson: Any, folder: Path) -> list[str]:
+        """Called by ``lessons.services.load_course`` for every lesson folder: load its exercises."""
+        from .services import load_exercises
+
+        return load_exercises(lesson=lesson, folder=folder)

@@ -1,0 +1,78 @@
+"""Evidence suggestions for grounding exercises: which source lines back a claim, and a hint.
+
+Pure Python and lexical: no Django, no model, nothing downloaded. Korean is
+handled by stripping particles and endings, a small notice-vocabulary
+thesaurus, character-bigram similarity, and by reading times, dates, weekdays,
+money and counts as values. See ``matcher`` for how lines are ranked and
+judged, ``claims`` for how an answer is split.
+
+    suggest(source, claims) -> list[Suggestion]
+    split_claims(text) -> list[Claim]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .claims import claim_spans
+from .matcher import GROUNDED, HOLD, NO_SOURCE, UNSURE, index_for, suggest_one
+
+__all__ = ["HINTS", "Claim", "LineScore", "Suggestion", "split_claims", "suggest"]
+
+HINTS: tuple[str, ...] = (GROUNDED, NO_SOURCE, HOLD, UNSURE)  # ("근거", "자료없음", "보류", "모름")
+MAX_LINES = 5
+
+
+@dataclass(frozen=True)
+class LineScore:
+    """A source line (numbered from 1) and how much of the claim it accounts for (0 to 1)."""
+
+    line: int
+    score: float
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """For one claim: candidate lines, best first (at most five, all scored above zero), and a hint."""
+
+    claim: str
+    lines: list[LineScore]
+    hint: str
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of an answer; ``text == original[start:end]``."""
+
+    text: str
+    start: int
+    end: int
+
+
+def _lines(source: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    if isinstance(source, str):
+        return tuple(source.split("\n"))
+    return tuple("" if line is None else str(line) for line in source)
+
+
+def suggest(source: str | list[str], claims: list[str]) -> list[Suggestion]:
+    """Suggest evidence lines and a hint (one of ``HINTS``) for each claim, in order.
+
+    ``source`` is the text (split on newlines) or its list of lines. The analysed
+    source is cached by its text, so repeated calls on one fixture are cheap.
+    """
+    index = index_for(_lines(source or ""))
+    out = []
+    for claim in claims:
+        text = "" if claim is None else str(claim)
+        hint, ranked = suggest_one(index, text) if text.strip() else (UNSURE, [])
+        lines = [LineScore(line=number, score=value) for number, value in ranked[:MAX_LINES] if value > 0]
+        out.append(Suggestion(claim=text, lines=lines, hint=hint))
+    return out
+
+
+def split_claims(text: str) -> list[Claim]:
+    """Split an answer into claims: sentences, then clauses joined by 며/고/지만/는데 or ";"."""
+    if not text:
+        return []
+    return [Claim(text=text[start:end], start=start, end=end) for start, end in claim_spans(text)]

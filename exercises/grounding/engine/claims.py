@@ -1,0 +1,115 @@
+"""Splitting a pasted answer into claims, keeping exact character offsets.
+
+Sentences end at . ? ! 。 and at line breaks; list bullets (-, •, 1.) are not part
+of a claim. A sentence is split again where a clause ends in a linking ending
+(…며, …고, …지만, …는데) or at ";", because each clause can be true or false on
+its own. A piece shorter than three letters is never produced: a split that
+would leave one is not made, and such a sentence ("네.") is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .hangul import final_of
+from .lexicon import PROTECTED
+
+_FINAL_N = 4
+_BULLET = re.compile(r"(?:[-*–—]\s+|[•·▪◦‣●○■□►▶]\s*|\d{1,2}[.)]\s+|\(\d{1,2}\)\s*|[①-⑳]\s*)")
+_SENTENCE_END = re.compile(r"[.?!。…]+[\"'”’)\]」』]*(?=\s|$)")
+_TOKEN = re.compile(r"\S+")
+_LETTER = re.compile(r"[0-9A-Za-z가-힣]")
+_MIN_LETTERS = 3
+_NOT_CLAUSE_GO = ("라고", "다고", "냐고", "자고", "그리고", "가지고", "데리고", "모시고", "말고", "통하고")
+_AUXILIARY_AFTER_GO = ("있", "싶", "계시", "계십", "나서", "나면", "말", "보", "난")
+_CONJUNCTIONS = frozenset({"하지만", "그렇지만", "그런데", "그리고", "그러나", "그러며", "또한"})
+
+
+def letters(text: str) -> int:
+    return len(_LETTER.findall(text))
+
+
+def _links(word: str, following: str) -> bool:
+    """Whether ``word`` ends a clause with a linking ending (영업하고, 있으며, 무료지만, 있는데)."""
+    word = word.rstrip(",;:")
+    if len(word) < 2 or not ("가" <= word[-1] <= "힣") or word in _CONJUNCTIONS:
+        return False
+    if word.endswith(("지만", "며")):
+        return True
+    if word.endswith("데") and (word.endswith(("는데", "은데", "인데")) or final_of(word[-2]) == _FINAL_N):
+        return True
+    if word.endswith("고"):
+        if word in PROTECTED or word.endswith(_NOT_CLAUSE_GO):
+            return False
+        return not following.startswith(_AUXILIARY_AFTER_GO)
+    return False
+
+
+def _trim(text: str, start: int, end: int, strip_tail: str) -> tuple[int, int]:
+    while start < end and (text[start].isspace() or text[start] in ";,:"):
+        start += 1
+    while end > start and (text[end - 1].isspace() or text[end - 1] in strip_tail):
+        end -= 1
+    return start, end
+
+
+def clause_spans(text: str, start: int, end: int, *, commas: bool = False) -> list[tuple[int, int]]:
+    """Clauses of ``text[start:end]``; with ``commas`` also split at ", " between two multi-word parts."""
+    pieces: list[tuple[int, int]] = []
+    cuts: list[int] = []
+    tokens = [(m.start() + start, m.end() + start, m.group()) for m in _TOKEN.finditer(text[start:end])]
+    for index, (_, token_end, token) in enumerate(tokens[:-1]):
+        following = tokens[index + 1][2]
+        linking = index > 0 and _links(token, following)
+        comma = commas and token.endswith(",") and index >= 1 and len(tokens) - index - 1 >= 2
+        if linking or comma:
+            cuts.append(token_end)
+    cuts.extend(start + m.end() for m in re.finditer(";", text[start:end]))  # list separator
+    cuts = sorted({cut for cut in cuts if start < cut < end})
+    begin = start
+    for cut in [*cuts, end]:
+        piece = _trim(text, begin, cut, ",;:")
+        if cut != end and (letters(text[piece[0]:piece[1]]) < _MIN_LETTERS
+                           or letters(text[cut:end]) < _MIN_LETTERS):
+            continue  # too short on one side: keep it with the next clause
+        if cut == end:
+            piece = _trim(text, begin, cut, ",;:" if not _SENTENCE_END.search(text[begin:cut]) else "")
+        if piece[0] < piece[1]:
+            pieces.append(piece)
+        begin = cut
+    return pieces
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Sentences of ``text``: split at line breaks and sentence ends, bullets removed."""
+    spans: list[tuple[int, int]] = []
+    line_start = 0
+    for line in text.split("\n"):
+        line_end = line_start + len(line)
+        begin = line_start
+        while begin < line_end and text[begin].isspace():
+            begin += 1
+        bullet = _BULLET.match(text, begin, line_end)
+        if bullet:
+            begin = bullet.end()
+        for end_mark in _SENTENCE_END.finditer(text, begin, line_end):
+            spans.append((begin, end_mark.end()))
+            begin = end_mark.end()
+        spans.append((begin, line_end))
+        line_start = line_end + 1
+    out = []
+    for start, end in spans:
+        start, end = _trim(text, start, end, "")
+        if letters(text[start:end]) >= _MIN_LETTERS:
+            out.append((start, end))
+    return out
+
+
+def claim_spans(text: str) -> list[tuple[int, int]]:
+    return [piece for start, end in sentence_spans(text) for piece in clause_spans(text, start, end)]
+
+
+def segments(text: str) -> list[str]:
+    """Clauses of one source line or claim, also cut at commas: the unit that carries one polarity."""
+    pieces = [text[s:e] for start, end in sentence_spans(text) for s, e in clause_spans(text, start, end, commas=True)]
+    return pieces or ([text] if text.strip() else [])

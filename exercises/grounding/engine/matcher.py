@@ -1,0 +1,530 @@
+"""Ranking source lines for a claim and judging whether they support it.
+
+Scores are IDF-weighted coverage: the share of the claim's weight (its words,
+weighted by how rare they are in this source, and its values) that a line
+matches. This is BM25's idea without length normalisation, which does not pay
+off on ten short lines, and it gives a score between 0 and 1 that also reads as
+"how much of the claim this line accounts for".
+
+The judgement then asks, per clause of the claim: do the values agree (times
+and amounts compared as values, each next to its own qualifier: 현금 1,600원 is
+not 카드 1,500원)? Do the weekdays agree, and with the same polarity (일요일 휴무
+vs 일요일에도 연다)? Do the negations on the shared words agree? Is enough of
+the claim covered at all? Does the line hedge (예정, 승인되면, 바뀔 수 있다)
+what the claim states as settled? Doubt ends in 모름, never in 근거.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from .analysis import ACCEPTS, CONDITION, UNSETTLED, Segment, analyse_claim, analyse_line
+from .hangul import Word, word_similarity
+from .lexicon import ANTONYMS
+from .values import Value, compatible, endpoints
+
+GROUNDED, NO_SOURCE, HOLD, UNSURE = "근거", "자료없음", "보류", "모름"
+_SEVERITY = {GROUNDED: 0, UNSURE: 1, HOLD: 2, NO_SOURCE: 3}
+
+LIGHT_FACTOR = 0.3  # generic words (가격, 시간, 이제) count for this much of a word
+KIND_ONLY = 0.4  # a line with a value of the right kind but the wrong amount still is the topic
+RELATED = 0.3  # below this best score nothing in the source is about the claim
+CANDIDATE_SHARE = 0.55  # lines within this share of the best score are candidates
+MATCHED = 0.7  # word similarity at which two words count as the same for negation
+COVER_NO = 0.6  # word coverage below this: the source does not say it
+COVER_YES = 0.8  # word coverage below this (and above COVER_NO): unsure
+COVER_GAIN = 0.1  # a further line joins the support when it adds this much coverage
+MAX_SUPPORT = 3
+QUALIFIER_SLACK = 0.1  # source values whose qualifier fit is this close to the best are all "the one"
+PRIMARY_MIN = 0.5  # the best line alone must cover this share of the words for a 근거
+MAX_SOURCES = 256  # analysed sources kept per process
+MEMO_LIMIT = 200_000  # claim-word memo entries kept per source
+TOPIC_FACTOR = 0.75  # weight of the clause's topic in ranking
+VALUE_FACTOR = 1.2  # a matching number or date is stronger evidence than a word as rare
+TOPICAL = 0.7  # clauses whose word fit is within this share of the best one are on the claim's topic
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int
+    segments: tuple[Segment, ...]
+    words: tuple[Word, ...]
+    values: tuple[Value, ...]
+    cues: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    hint: str
+    support: tuple[int, ...]
+
+
+class SourceIndex:
+    """A source's lines, analysed once; IDF weights are computed lazily per claim word."""
+
+    def __init__(self, lines: tuple[str, ...]) -> None:
+        built = []
+        for number, text in enumerate(lines, start=1):
+            segments = analyse_line(text) if text.strip() else ()
+            built.append(Line(
+                number=number, segments=segments,
+                words=tuple(w for s in segments for w in s.words),
+                values=tuple(v for s in segments for v in s.values),
+                cues=frozenset(c for s in segments for c in s.cues),
+            ))
+        self.lines: tuple[Line, ...] = tuple(built)
+        live = sum(1 for line in self.lines if line.segments) or 1
+        self.size = live
+        self.value_weight = math.log(1 + (live + 0.5) / 0.5)
+        self._weights: dict[Word, float] = {}
+        self._matches: dict[tuple[Word, int], float] = {}
+        self._value_weights: dict[tuple[object, ...], float] = {}
+
+    def forget_claims(self) -> None:
+        """Drop what was learnt about claim words (kept per source, bounded by MEMO_LIMIT)."""
+        self._weights.clear()
+        self._matches.clear()
+        self._value_weights.clear()
+
+    def match(self, word: Word, line: Line) -> float:
+        key = (word, line.number)
+        found = self._matches.get(key)
+        if found is None:
+            if len(self._matches) > MEMO_LIMIT:  # a long-lived process sees endless new claim words
+                self.forget_claims()
+            found = max((word_similarity(word, other) for other in line.words), default=0.0)
+            self._matches[key] = found
+        return found
+
+    def value_idf(self, value: Value) -> float:
+        """Like a word's IDF: a value every line agrees with says little about which line it is."""
+        key = (value.kind, value.alts, value.role, value.days)
+        found = self._value_weights.get(key)
+        if found is None:
+            df = sum(1 for line in self.lines if line.segments and _value_match(value, line) >= 0.75)
+            found = VALUE_FACTOR * math.log(1 + (self.size - df + 0.5) / (df + 0.5))
+            self._value_weights[key] = found
+        return found
+
+    def weight(self, word: Word) -> float:
+        found = self._weights.get(word)
+        if found is None:
+            df = sum(1 for line in self.lines if self.match(word, line) >= 0.5)
+            found = math.log(1 + (self.size - df + 0.5) / (df + 0.5))
+            if word.light:
+                found *= LIGHT_FACTOR
+            self._weights[word] = found
+        return found
+
+
+_INDEXES: OrderedDict[tuple[str, ...], SourceIndex] = OrderedDict()
+_INDEXES_LOCK = threading.Lock()
+
+
+def index_for(lines: tuple[str, ...]) -> SourceIndex:
+    """Analyse each source once per process: a learner asks for hints on the same fixture many times."""
+    with _INDEXES_LOCK:
+        found = _INDEXES.get(lines)
+        if found is not None:
+            _INDEXES.move_to_end(lines)
+            return found
+    built = SourceIndex(lines)
+    with _INDEXES_LOCK:
+        _INDEXES[lines] = built
+        while len(_INDEXES) > MAX_SOURCES:
+            _INDEXES.popitem(last=False)
+    return built
+
+
+def clear_caches(*, sources: bool = False) -> None:
+    """Forget analysed claims, and with ``sources`` the analysed sources too.
+
+    For benchmarks that want every claim to be new to the process; the engine never
+    needs it (all caches are bounded).
+    """
+    from . import analysis, hangul
+
+    for cached in (analysis.analyse, analysis.analyse_claim, hangul.stem, hangul.variants,
+                   hangul.analyse_word, hangul.word_similarity):
+        cached.cache_clear()
+    with _INDEXES_LOCK:
+        if sources:
+            analysis.analyse_line.cache_clear()
+            _INDEXES.clear()
+        else:
+            for index in _INDEXES.values():
+                index.forget_claims()
+
+
+def _value_match(value: Value, line: Line, days: frozenset[int] = frozenset()) -> float:
+    """1 for an agreeing value on the line, KIND_ONLY for one of the same kind, else 0.
+
+    Weekdays agree more the more specifically the line names them (토요일 over 월~토); a
+    value stated for other days than the claim's (평일 22시 for a claim on 토요일) only
+    counts as being of the same kind.
+    """
+    if value.kind == "weekday":
+        named = [s.days for s in line.segments if s.days]
+        fits = [0.5 + 0.5 * len(value.days) / len(d) for d in named if value.days <= d]
+        if fits:
+            return max(fits)
+        return KIND_ONLY if named else 0.0
+    same = [v for s in line.segments for v in s.values
+            if v.kind == value.kind and not (days and s.days and days.isdisjoint(s.days))]
+    if not same:
+        return KIND_ONLY if any(v.kind == value.kind for v in line.values) else 0.0
+    if any(compatible(value, v) for v in same):
+        return 1.0
+    if value.role == "range" and all(any(compatible(p, v) for v in same) for p in endpoints(value)):
+        return 1.0
+    return KIND_ONLY
+
+
+def score(index: SourceIndex, part: Segment, line: Line) -> float:
+    """The weighted share of ``part`` that ``line`` matches, from 0 to 1.
+
+    The topic of the clause ("720번 버스는") counts less (TOPIC_FACTOR): it names what the
+    whole notice is about, while the rest of the clause says which line it is.
+    """
+    total = matched = 0.0
+    has_comment = any(p >= part.topic_end for p in part.positions) or any(
+        v.span[0] >= part.topic_end for v in part.values)
+    for word, position in zip(part.words, part.positions):
+        weight = index.weight(word) * (TOPIC_FACTOR if has_comment and position < part.topic_end else 1.0)
+        total += weight
+        matched += weight * index.match(word, line)
+    for value in _distinct_values(part):
+        weight = index.value_idf(value) * (
+            TOPIC_FACTOR if has_comment and value.span[1] <= part.topic_end and value.kind != "weekday" else 1.0)
+        total += weight
+        matched += weight * _value_match(value, line, part.days)
+    return matched / total if total else 0.0
+
+
+def _distinct_values(part: Segment) -> list[Value]:
+    """Values of a clause, with all weekday mentions merged into one set."""
+    values = [v for v in part.values if v.kind != "weekday"]
+    if part.days:
+        values.append(Value("weekday", ((0, 0),), "set", days=part.days))
+    return values
+
+
+def _segment_fit(index: SourceIndex, part: Segment, segment: Segment) -> float:
+    """How well one source clause matches a claim clause: shared words (the topic less), weekdays, values."""
+    fit = 0.0
+    for word, position in zip(part.words, part.positions):
+        factor = TOPIC_FACTOR if position < part.topic_end else 1.0
+        fit += factor * index.weight(word) * max((word_similarity(word, w) for w in segment.words), default=0.0)
+    fit += _day_fit(index, part, segment)
+    for value in part.values:
+        if value.kind == "weekday":
+            continue
+        factor = TOPIC_FACTOR if value.span[1] <= part.topic_end else 1.0
+        if any(v.kind == value.kind and compatible(value, v) for v in segment.values):
+            fit += factor * index.value_idf(value) * 0.5
+    return fit
+
+
+def _day_fit(index: SourceIndex, part: Segment, segment: Segment) -> float:
+    if not part.days or not segment.days:
+        return 0.0
+    if part.days <= segment.days:
+        return index.value_weight * len(part.days) / len(segment.days)
+    if part.days.isdisjoint(segment.days):
+        return -index.value_weight
+    return 0.0
+
+
+def _qualifier(index: SourceIndex, part: Segment, segment: Segment, value: Value, claimed: Value) -> float:
+    """How much a source value is the one the claim talks about: its clause's words, the word next to it, its days."""
+    near = segment.word_before(value.span[0])
+    fit = 0.0
+    roles = {"open_at": "start"}
+    if {roles.get(claimed.role, claimed.role), roles.get(value.role, value.role)} == {"start", "end"}:
+        # an opening time is another attribute than a closing one
+        fit -= index.value_weight
+    for word in part.words:
+        if word.light:
+            continue
+        best = 0.0
+        for number, other in enumerate(segment.words):
+            similarity = word_similarity(word, other)
+            if similarity and number == near:
+                similarity *= 2
+            best = max(best, similarity)
+        fit += index.weight(word) * best
+    return fit + _day_fit(index, part, segment)
+
+
+def _check_value(index: SourceIndex, part: Segment, value: Value, lines: list[Line]) -> tuple[str, int | None]:
+    """"ok", "conflict" or "absent" for one claimed value, and the line that decided it."""
+    options = [(line, segment, other) for line in lines for segment in line.segments
+               for other in segment.values if other.kind == value.kind]
+    if not options:
+        return "absent", None
+    ranked = sorted(((_qualifier(index, part, seg, other, value), line.number, other) for line, seg, other in options),
+                    key=lambda item: -item[0])
+    best = ranked[0][0]
+    top = [item for item in ranked if item[0] >= best - QUALIFIER_SLACK * abs(best) - 1e-6]
+    for _, number, other in top:
+        if compatible(value, other, strict=True):
+            return "ok", number
+    for _, number, other in top:
+        if compatible(value, other):
+            return "unsure", number  # "5시에 연다" inside 11~18시: opens then, or is open then?
+    return "conflict", top[0][1]
+
+
+def _value_status(index: SourceIndex, part: Segment, value: Value, candidates: list[Line],
+                  related: list[Line]) -> tuple[str, int | None]:
+    status, number = _check_value(index, part, value, candidates)
+    if status == "absent":
+        status, number = _check_value(index, part, value, related)
+    if status in ("conflict", "absent") and value.role == "range":
+        ends = [_check_value(index, part, p, related) for p in endpoints(value)]
+        if all(s == "ok" for s, _ in ends):
+            return "ok", ends[0][1]
+    return status, number
+
+
+def _weekday_status(index: SourceIndex, part: Segment, related: list[Line]) -> str:
+    """Whether the claimed days hold for what the claim talks about.
+
+    Among clauses that name days, those on the claim's topic (most of its words) decide:
+    "ok" when same-polarity ones cover the days, "conflict" when an opposite-polarity one
+    names them (일요일 휴무 vs 일요일에도 연다) or the topic is tied to other days only.
+    """
+    polarity = part.parity()
+    named = [(_line_fit(index, part, line) + _values_fit(index, part, segment), segment)
+             for line in related for segment in line.segments if segment.days]
+    if not named:
+        return "absent"
+    best = max(fit for fit, _ in named)
+    pool = [segment for fit, segment in named if fit >= TOPICAL * best - 1e-9]
+    same: set[int] = set()
+    for segment in pool:
+        if segment.parity() == polarity and not segment.days.isdisjoint(part.days):
+            same |= segment.days
+    if part.days <= same:
+        return "ok"
+    if any(segment.parity() != polarity and not segment.days.isdisjoint(part.days) for segment in pool):
+        return "conflict"
+    if best > 0 and all(segment.days.isdisjoint(part.days) for segment in pool):
+        return "conflict"
+    return "absent"
+
+
+def _values_fit(index: SourceIndex, part: Segment, segment: Segment) -> float:
+    """The weight of the claim's values (other than days) that this clause agrees with."""
+    return sum(index.value_idf(value) for value in part.values if value.kind != "weekday"
+               and any(other.kind == value.kind and compatible(value, other) for other in segment.values))
+
+
+def _line_fit(index: SourceIndex, part: Segment, line: Line) -> float:
+    """The claim's words matched anywhere on the line ("주말 20분" inherits "배차 간격은" before it).
+
+    The topic ("공유회의실은") is left out when the clause says more than its topic: which
+    days something holds on is decided by the predicate (쉰다, 운영한다), not by the name.
+    """
+    comment = [w for w, p in zip(part.words, part.positions) if p >= part.topic_end]
+    words = comment or list(part.words)
+    return sum(index.weight(word) * index.match(word, line) for word in words)
+
+
+def _antonym_conflict(part: Segment, segment: Segment) -> bool:
+    """The claim says one of a pair the source says the other of (혼자 / 함께, 현장 / 온라인)."""
+    said = frozenset(c for word, cover in zip(segment.words, segment.covers) if not cover for c in word.concepts)
+    for word, cover in zip(part.words, part.covers):
+        if cover:  # "실내에 들어갈 수 없다" agrees with "테라스에서만"
+            continue
+        for concept in word.concepts:
+            if concept in said:
+                continue
+            if any(concept in pair and (pair - {concept}) <= said for pair in ANTONYMS):
+                return True
+    return False
+
+
+def _polarity_conflict(index: SourceIndex, part: Segment, segment: Segment, *, min_shared: int = 1) -> bool:
+    """Whether the negations that reach the shared words disagree (영업한다 vs 영업하지 않는다).
+
+    With ``min_shared`` > 1 (for a line that merely lent words) only words beyond the
+    topic count, at least that many must be shared, and only the line denying what the
+    claim asserts is a conflict: the claim denying what such a line asserts is usually
+    about another time ("8월에 휴장" next to "월~토 운영").
+    """
+    claim_words: set[int] = set()
+    source_words: set[int] = set()
+    for i, word in enumerate(part.words):
+        if min_shared > 1 and part.positions[i] < part.topic_end:
+            continue
+        for j, other in enumerate(segment.words):
+            if word_similarity(word, other) >= MATCHED:
+                claim_words.add(i)
+                source_words.add(j)
+    if not claim_words:
+        return False
+    if min_shared > 1 and sum(1 for i in claim_words if not part.words[i].light) < min_shared:
+        return False
+    if min_shared > 1:
+        return segment.parity(source_words) == 1 and part.parity(claim_words) == 0
+    return part.parity(claim_words) != segment.parity(source_words)
+
+
+def judge(index: SourceIndex, part: Segment) -> tuple[Verdict, dict[int, float]]:
+    """The hint for one claim clause and its line scores."""
+    scores = {line.number: score(index, part, line) for line in index.lines if line.segments}
+    if not part.words and not part.values:
+        return Verdict(UNSURE, ()), scores
+    ordered = sorted(index.lines, key=lambda line: -scores.get(line.number, 0.0))
+    best = scores.get(ordered[0].number, 0.0) if ordered else 0.0
+    if best < RELATED:
+        return Verdict(NO_SOURCE, ()), scores
+    threshold = max(RELATED, CANDIDATE_SHARE * best)
+    candidates = [line for line in ordered if scores.get(line.number, 0.0) >= threshold][:4]
+    related = [line for line in ordered if scores.get(line.number, 0.0) > 0]
+
+    support = [candidates[0].number]
+    cue_lines = {candidates[0].number}
+    absent = conflict = unsure = False
+    for value in part.values:
+        if value.kind == "weekday":
+            continue
+        status, number = _value_status(index, part, value, candidates, related)
+        if status == "conflict":
+            conflict = True
+        elif status == "absent":
+            absent = True
+        elif status == "unsure":
+            unsure = True
+        if number is not None and status == "ok" and number not in support:
+            support.append(number)
+        if number is not None and status == "ok":
+            cue_lines.add(number)
+    if part.days:
+        days = _weekday_status(index, part, related)
+        conflict = conflict or days == "conflict"
+        absent = absent or days == "absent"
+
+    coverage = _coverage(index, part, candidates, support)
+    by_number = {line.number: line for line in index.lines}
+    # Polarity is read where the claim is stated: the best line and the lines its values come
+    # from, not lines that only lent a word (the notice's name) to the coverage.
+    segments = [seg for number in sorted(cue_lines) for seg in by_number[number].segments]
+    best_segment = max(segments, key=lambda seg: _segment_fit(index, part, seg))
+    if conflict or _polarity_conflict(index, part, best_segment) or _antonym_conflict(part, best_segment):
+        return Verdict(NO_SOURCE, tuple(support)), scores
+    for number in support:  # a line that lent words must not deny them ("…받기 전에는 쓸 수 없습니다")
+        if number in cue_lines:
+            continue
+        lent = max(by_number[number].segments, key=lambda seg: _segment_fit(index, part, seg))
+        if _polarity_conflict(index, part, lent, min_shared=2):
+            return Verdict(NO_SOURCE, tuple(support)), scores
+    # Cues are read in the clause that says what the claim says ("…따로 내며" is not hedged by
+    # "…점검을 마치면 돌려 드립니다" later on the line).
+    stated = [max(by_number[n].segments, key=lambda seg: _segment_fit(index, part, seg)) for n in sorted(cue_lines)]
+    source_cues = frozenset(c for seg in stated for c in seg.cues)
+    if UNSETTLED in part.cues and not source_cues:
+        return Verdict(NO_SOURCE, tuple(support)), scores
+    if absent or coverage < COVER_NO:
+        return Verdict(NO_SOURCE, tuple(support)), scores
+    if unsure or coverage < COVER_YES or _primary(index, part, candidates[0]) < PRIMARY_MIN:
+        # Enough words are found, but only as a patchwork of lines none of which says much
+        # of the claim: that is how a wrong inference looks, so do not vouch for it.
+        return Verdict(UNSURE, tuple(support)), scores
+    if any(not (part.cues & ACCEPTS[cue]) for cue in source_cues):
+        return Verdict(HOLD, tuple(support)), scores
+    if CONDITION in source_cues and not _same_condition(part, stated):
+        return Verdict(HOLD, tuple(support)), scores
+    return Verdict(GROUNDED, tuple(support)), scores
+
+
+def _primary(index: SourceIndex, part: Segment, line: Line) -> float:
+    """How much of the claim the best line says by itself: its words and values beyond the topic.
+
+    Generic words and the topic (another line may name the place) are left out.
+    """
+    total = matched = 0.0
+    for word, position in zip(part.words, part.positions):
+        if word.light or position < part.topic_end:
+            continue
+        weight = index.weight(word)
+        total += weight
+        matched += weight * index.match(word, line)
+    for value in _distinct_values(part):
+        weight = index.value_idf(value)
+        total += weight
+        matched += weight * (1.0 if _value_match(value, line, part.days) > KIND_ONLY else 0.0)
+    return matched / total if total else 1.0
+
+
+def _same_condition(part: Segment, segments: list[Segment]) -> bool:
+    """Whether the claim's condition is the source's ("확인한 뒤" for "확인 뒤"), not another one
+    ("신청하면" for "확인 뒤 확정되며"). Conditions without content words are taken as the same."""
+    source = [word for segment in segments for word in segment.conditions]
+    if not source or not part.conditions:
+        return True
+    return any(word_similarity(mine, theirs) >= MATCHED for mine in part.conditions for theirs in source)
+
+
+def _coverage(index: SourceIndex, part: Segment, candidates: list[Line], support: list[int]) -> float:
+    """Weighted share of the claim's words matched by the support lines, adding lines that help."""
+    if not part.words:
+        return 1.0
+    by_number = {line.number: line for line in index.lines}
+    # A generic word (가격, 시간, 이용) counts when the source has it and is not missed when not.
+    words = [w for w in part.words
+             if not w.light or any(index.match(w, line) >= 0.5 for line in index.lines if line.segments)]
+    if not words:
+        return 1.0
+    weights = [index.weight(word) for word in words]
+    total = sum(weights) or 1.0
+
+    def covered(numbers: list[int]) -> float:
+        return sum(w * max(index.match(word, by_number[n]) for n in numbers)
+                   for word, w in zip(words, weights)) / total
+
+    current = covered(support)
+    for line in candidates + [line for line in index.lines if line not in candidates]:
+        if len(support) >= MAX_SUPPORT or line.number in support or not line.segments:
+            continue
+        gained = covered([*support, line.number])
+        if gained - current >= COVER_GAIN:
+            support.append(line.number)
+            current = gained
+    return current
+
+
+def suggest_one(index: SourceIndex, claim: str) -> tuple[str, list[tuple[int, float]]]:
+    """The hint and the ranked (line, score) pairs for one claim."""
+    parts = analyse_claim(claim)
+    if not parts or not any(p.words or p.values for p in parts):
+        return UNSURE, []
+    whole = _merge(parts) if len(parts) > 1 else parts[0]
+    final: dict[int, float] = {line.number: score(index, whole, line) for line in index.lines if line.segments}
+    hint = GROUNDED
+    for part in parts:
+        if not part.words and not part.values:
+            continue
+        verdict, scores = judge(index, part)
+        if _SEVERITY[verdict.hint] > _SEVERITY[hint]:
+            hint = verdict.hint
+        if len(parts) > 1:
+            for number, value in scores.items():
+                final[number] = max(final.get(number, 0.0), 0.95 * value)
+    ranked = sorted(((n, round(s, 3)) for n, s in final.items() if s >= 0.05), key=lambda item: (-item[1], item[0]))
+    return hint, ranked[:5]
+
+
+def _merge(parts: tuple[Segment, ...]) -> Segment:
+    first = parts[0]
+    words = tuple(w for p in parts for w in p.words)
+    return Segment(
+        text=" ".join(p.text for p in parts), words=words,
+        positions=tuple(range(len(words))), covers=tuple(c for p in parts for c in p.covers),
+        negators=sum(p.negators for p in parts), values=tuple(v for p in parts for v in p.values),
+        days=frozenset().union(*(p.days for p in parts)), cues=first.cues,
+    )

@@ -1,0 +1,151 @@
+"""Grounding exercises and learners' attempts at them.
+
+The answer key (``Question.judgement``, ``evidence``, ``explanation``) never
+reaches a learner's browser before their attempt is submitted; an attempt is a
+completion record, never a review and never a grade.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from lessons.models import Fixture, FixtureVersion, Lesson
+
+
+class Judgement(models.TextChoices):
+    GROUNDED = "grounded", _("근거")
+    NO_DATA = "no_data", _("자료없음")
+    PENDING = "pending", _("보류")
+
+
+class ExerciseQuerySet(models.QuerySet["Exercise"]):
+    def active(self) -> ExerciseQuerySet:
+        return self.filter(is_active=True)
+
+
+class Exercise(models.Model):
+    lesson = models.ForeignKey(Lesson, on_delete=models.PROTECT, related_name="grounding_exercises")
+    slug = models.SlugField(unique=True)
+    order = models.PositiveIntegerField(default=0)
+    title = models.CharField(max_length=200)
+    summary = models.TextField(blank=True)
+    prompt = models.TextField()
+    fixture = models.ForeignKey(Fixture, on_delete=models.PROTECT, related_name="+")
+    digest = models.CharField(max_length=64)
+    version = models.PositiveIntegerField(default=1)
+    is_active = models.BooleanField(default=True)
+
+    objects = ExerciseQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("근거 연습")
+        verbose_name_plural = _("근거 연습")
+        ordering = ["lesson__order", "order", "slug"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Question(models.Model):
+    """One question of the exercise with its answer key."""
+
+    exercise = models.ForeignKey(Exercise, on_delete=models.CASCADE, related_name="questions")
+    key = models.SlugField(max_length=60)
+    order = models.PositiveIntegerField()
+    text = models.TextField()
+    judgement = models.CharField(max_length=10, choices=Judgement.choices)
+    evidence = models.JSONField(default=list, help_text="Acceptable evidence lines.")
+    required = models.JSONField(default=list, help_text="Lines a complete citation includes.")
+    explanation = models.TextField()
+
+    class Meta:
+        ordering = ["order"]
+        constraints = [models.UniqueConstraint(fields=["exercise", "key"], name="grounding_question_key")]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Variant(models.Model):
+    """The same notice with a line changed, and the keys that change with it."""
+
+    exercise = models.ForeignKey(Exercise, on_delete=models.CASCADE, related_name="variants")
+    key = models.SlugField(max_length=60)
+    title = models.CharField(max_length=200)
+    fixture = models.ForeignKey(Fixture, on_delete=models.PROTECT, related_name="+")
+    overrides = models.JSONField(default=dict, help_text="{question key: {judgement, evidence, required, explanation}}")
+
+    class Meta:
+        ordering = ["key"]
+        constraints = [models.UniqueConstraint(fields=["exercise", "key"], name="grounding_variant_key")]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class SampleAnswer(models.Model):
+    """A human-written, fictional model answer for learners with no AI at hand."""
+
+    exercise = models.ForeignKey(Exercise, on_delete=models.CASCADE, related_name="samples")
+    key = models.SlugField(max_length=60)
+    title = models.CharField(max_length=200)
+    variant_key = models.CharField(max_length=60, blank=True)
+    text = models.TextField()
+
+    class Meta:
+        ordering = ["key"]
+
+
+class AttemptQuerySet(models.QuerySet["Attempt"]):
+    def of(self, user: object) -> AttemptQuerySet:
+        return self.filter(user=user)
+
+
+class Attempt(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("표시 중")
+        SUBMITTED = "submitted", _("제출함")
+
+    exercise = models.ForeignKey(Exercise, on_delete=models.PROTECT, related_name="attempts")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="grounding_attempts")
+    number = models.PositiveIntegerField()
+    idempotency_key = models.CharField(max_length=64)
+    variant_key = models.CharField(max_length=60, blank=True)
+    fixture_version = models.ForeignKey(FixtureVersion, on_delete=models.PROTECT, related_name="+")
+    exercise_version = models.PositiveIntegerField()
+    answer_text = models.TextField(help_text="The pasted answer, stored as text and always shown escaped.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    feedback = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+
+    objects = AttemptQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("근거 연습 시도")
+        verbose_name_plural = _("근거 연습 시도")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "idempotency_key"], name="grounding_attempt_idempotent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.exercise.slug} #{self.number}"
+
+
+class ClaimMark(models.Model):
+    """One claim of the pasted answer (offsets into it) and how the learner marked it."""
+
+    attempt = models.ForeignKey(Attempt, on_delete=models.CASCADE, related_name="claims")
+    order = models.PositiveIntegerField()
+    start = models.PositiveIntegerField()
+    end = models.PositiveIntegerField()
+    text = models.TextField()
+    judgement = models.CharField(max_length=10, choices=Judgement.choices, blank=True)
+    question_key = models.CharField(max_length=60, blank=True)
+    cited_lines = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["order"]

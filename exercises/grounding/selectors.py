@@ -1,0 +1,70 @@
+"""Reads of the grounding app that depend on who asks."""
+
+from __future__ import annotations
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+
+from lessons.content import SLUG
+from lessons.selectors import access_lesson
+from tutor import access
+from tutor.access import AnyUser
+from tutor.errors import NotFound
+
+from .models import Attempt, Exercise, Variant
+
+
+def exercises_of_lesson(lesson_id: int) -> QuerySet[Exercise]:
+    return Exercise.objects.active().filter(lesson_id=lesson_id).order_by("order", "slug")
+
+
+def access_exercise(user: AnyUser, slug: str) -> Exercise:
+    """Return an active exercise of a lesson ``user`` may read; exercises need sign-in."""
+    access.require_sign_in(user)
+    exercise = (Exercise.objects.active().select_related("lesson", "fixture__current_version").filter(slug=slug).first()
+                if SLUG.match(slug) else None)
+    if exercise is None:
+        raise NotFound(_("그런 연습은 없습니다."))
+    access_lesson(user, exercise.lesson.slug)
+    return exercise
+
+
+def access_variant(exercise: Exercise, key: str) -> Variant | None:
+    if not key:
+        return None
+    variant = exercise.variants.select_related("fixture__current_version").filter(key=key).first()
+    if variant is None:
+        raise NotFound(_("그런 변형은 없습니다."))
+    return variant
+
+
+def access_attempt(user: AnyUser, attempt_id: int) -> Attempt:
+    """Return an attempt to its author or an instructor of the author; 404 to everybody else."""
+    access.require_sign_in(user)
+    attempt = (Attempt.objects.select_related("exercise__lesson", "fixture_version", "user")
+               .filter(pk=attempt_id).first())
+    if attempt is None or not access.may_see_records_of(user, attempt.user):
+        raise NotFound(_("그런 시도는 없습니다."))
+    return attempt
+
+
+def access_own_draft(user: AnyUser, attempt_id: int) -> Attempt:
+    """Only the author marks their own attempt; an instructor sees it but cannot change it."""
+    attempt = access_attempt(user, attempt_id)
+    if attempt.user_id != user.pk:
+        raise NotFound(_("그런 시도는 없습니다."))
+    return attempt
+
+
+def attempts_of(user: AbstractBaseUser, exercise: Exercise) -> list[Attempt]:
+    return list(Attempt.objects.of(user).filter(exercise=exercise).order_by("-number"))
+
+
+def learner_attempts_for(viewer: AnyUser, exercise: Exercise, username: str) -> tuple[User, list[Attempt]]:
+    """A learner's attempts, for their instructors (or themselves); 404 otherwise."""
+    learner = User.objects.filter(username=username).first()
+    if learner is None or not access.may_see_records_of(viewer, learner):
+        raise NotFound(_("그런 학습자의 기록은 없습니다."))
+    return learner, attempts_of(learner, exercise)

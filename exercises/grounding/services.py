@@ -1,0 +1,246 @@
+"""Every write of the grounding app: loading exercises, attempts, claim marks, submission."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from lessons.content import ContentError, folder_digest
+from lessons.models import CompletionRecord, Fixture, Lesson
+from lessons.services import record_completion
+from tutor.errors import Conflict, NotFound, TutorError
+
+from . import feedback
+from .content import read_exercise
+from .engine import split_claims, suggest
+from .models import Attempt, ClaimMark, Exercise, Judgement, Question, SampleAnswer, Variant
+
+MAX_ANSWER_CHARS = 8000
+MAX_CLAIMS = 50
+# A claim is linked to the question it most resembles only above this score.
+QUESTION_LINK_MIN_SCORE = 0.1
+
+
+class AnswerTooLong(TutorError):
+    status = 413
+    code = "too_large"
+    title = "붙여 넣은 답변이 너무 깁니다"
+
+
+def load_exercises(*, lesson: Lesson, folder: Path) -> list[str]:
+    """Upsert the exercises under ``<lesson folder>/exercises``; one whose folder is gone is deactivated."""
+    root = folder / "exercises"
+    seen: set[str] = set()
+    lines: list[str] = []
+    for exercise_dir in sorted(p for p in root.iterdir() if (p / "exercise.yaml").is_file()) if root.is_dir() else []:
+        seen.add(exercise_dir.name)
+        digest = folder_digest(exercise_dir)
+        current = Exercise.objects.filter(slug=exercise_dir.name).first()
+        if current is not None and current.digest == digest and current.is_active:
+            continue
+        _upsert_exercise(lesson=lesson, slug=exercise_dir.name, spec=read_exercise(exercise_dir), digest=digest)
+        lines.append(_("근거 연습 반영: %(slug)s") % {"slug": exercise_dir.name})
+    for exercise in Exercise.objects.filter(lesson=lesson, is_active=True).exclude(slug__in=seen):
+        exercise.is_active = False
+        exercise.save(update_fields=["is_active"])
+        lines.append(_("근거 연습 비활성화: %(slug)s") % {"slug": exercise.slug})
+    return lines
+
+
+def _fixture(slug: str, where: str) -> Fixture:
+    fixture = Fixture.objects.filter(slug=slug, current_version__isnull=False).first()
+    if fixture is None:
+        raise ContentError(f"{where}: 가상 자료 '{slug}'가 없습니다.")
+    return fixture
+
+
+def _upsert_exercise(*, lesson: Lesson, slug: str, spec: dict, digest: str) -> Exercise:
+    fields = {"lesson": lesson, "order": spec["order"], "title": spec["title"], "summary": spec["summary"],
+              "prompt": spec["prompt"], "fixture": _fixture(spec["fixture"], slug), "digest": digest, "is_active": True}
+    exercise, created = Exercise.objects.get_or_create(slug=slug, defaults=fields)
+    if not created:
+        for name, value in fields.items():
+            setattr(exercise, name, value)
+        exercise.version += 1
+        exercise.save()
+    exercise.questions.all().delete()
+    Question.objects.bulk_create(Question(exercise=exercise, **q) for q in spec["questions"])
+    exercise.variants.all().delete()
+    Variant.objects.bulk_create(
+        Variant(exercise=exercise, key=v["key"], title=v["title"], fixture=_fixture(v["fixture"], slug),
+                overrides=v["overrides"]) for v in spec["variants"]
+    )
+    exercise.samples.all().delete()
+    SampleAnswer.objects.bulk_create(SampleAnswer(exercise=exercise, **s) for s in spec["samples"])
+    return exercise
+
+
+def suggest_question(claim: str, questions: list[Question]) -> str:
+    """The key of the question a claim most resembles, or "" when none is close enough."""
+    if not questions:
+        return ""
+    best = suggest([q.text for q in questions], [claim])[0].lines
+    if not best or best[0].score < QUESTION_LINK_MIN_SCORE:
+        return ""
+    return questions[best[0].line - 1].key
+
+
+def start_attempt(
+    *, user: AbstractBaseUser, exercise: Exercise, answer_text: str, variant_key: str, idempotency_key: str
+) -> Attempt:
+    """Store the pasted answer and its claims. The same key returns the same attempt (double submit)."""
+    text = answer_text.replace("\r\n", "\n").strip()
+    if not text:
+        raise TutorError(_("붙여 넣은 답변이 비어 있습니다. 모델의 답을 붙여 넣어 주세요."))
+    if len(text) > MAX_ANSWER_CHARS:
+        raise AnswerTooLong(_("답변은 %(n)d자까지 받을 수 있습니다 (지금 %(len)d자). 붙여 넣은 글은 입력란에 그대로 있습니다.")
+                            % {"n": MAX_ANSWER_CHARS, "len": len(text)})
+    key = idempotency_key.strip()[:64]
+    if not key:
+        raise TutorError(_("요청 키가 없습니다. 페이지를 새로 고친 뒤 다시 보내 주세요."))
+    existing = Attempt.objects.filter(user=user, idempotency_key=key).first()
+    if existing is not None:
+        if existing.exercise_id != exercise.pk:
+            raise Conflict(_("같은 요청 키가 다른 연습에 이미 쓰였습니다."))
+        return existing
+    variant = exercise.variants.filter(key=variant_key).first() if variant_key else None
+    if variant_key and variant is None:
+        raise NotFound(_("그런 변형은 없습니다."))
+    claims = split_claims(text)
+    if len(claims) > MAX_CLAIMS:
+        raise TutorError(_("주장이 %(n)d개를 넘습니다. 답변을 나누어 붙여 넣어 주세요.") % {"n": MAX_CLAIMS})
+    fixture = variant.fixture if variant else exercise.fixture
+    questions = list(exercise.questions.all())
+    try:
+        with transaction.atomic():
+            number = (Attempt.objects.filter(user=user, exercise=exercise).aggregate(n=Max("number"))["n"] or 0) + 1
+            attempt = Attempt.objects.create(
+                exercise=exercise, user=user, number=number, idempotency_key=key,
+                variant_key=variant.key if variant else "", fixture_version=fixture.current_version,
+                exercise_version=exercise.version, answer_text=text,
+            )
+            ClaimMark.objects.bulk_create(
+                ClaimMark(attempt=attempt, order=n, start=c.start, end=c.end, text=c.text,
+                          question_key=suggest_question(c.text, questions))
+                for n, c in enumerate(claims, start=1)
+            )
+    except IntegrityError:
+        return Attempt.objects.get(user=user, idempotency_key=key)
+    return attempt
+
+
+def _draft(attempt: Attempt) -> None:
+    if attempt.status != Attempt.Status.DRAFT:
+        raise Conflict(_("이미 제출한 시도는 바꿀 수 없습니다. 새로 시도해 주세요."))
+
+
+def _line_count(attempt: Attempt) -> int:
+    return len(attempt.fixture_version.text.splitlines())
+
+
+def parse_lines(raw: str, *, line_count: int) -> list[int]:
+    """Read "2, 5 7" into [2, 5, 7]; refuse numbers outside the source with a clear message."""
+    numbers: set[int] = set()
+    for token in raw.replace(",", " ").replace("번", " ").split():
+        if not token.isdigit():
+            raise TutorError(_("인용한 줄은 숫자로 적어 주세요 (예: 2, 5). '%(t)s'는 읽을 수 없습니다.") % {"t": token[:20]})
+        number = int(token)
+        if not 1 <= number <= line_count:
+            raise TutorError(_("%(n)d번 줄은 없습니다. 원문은 1–%(max)d번 줄입니다.") % {"n": number, "max": line_count})
+        numbers.add(number)
+    return sorted(numbers)
+
+
+@transaction.atomic
+def mark_claims(*, attempt: Attempt, marks: dict[int, dict[str, str]]) -> None:
+    """Save the learner's marks: {claim id: {judgement, question, lines}} (only the fields sent change)."""
+    _draft(attempt)
+    claims = {c.pk: c for c in attempt.claims.select_for_update()}
+    question_keys = set(attempt.exercise.questions.values_list("key", flat=True))
+    line_count = _line_count(attempt)
+    for claim_id, fields in marks.items():
+        claim = claims.get(claim_id)
+        if claim is None:
+            raise NotFound(_("그런 주장은 없습니다."))
+        if "judgement" in fields:
+            if fields["judgement"] not in {"", *Judgement.values}:
+                raise TutorError(_("판단은 근거, 자료없음, 보류 가운데 하나입니다."))
+            claim.judgement = fields["judgement"]
+        if "question" in fields:
+            if fields["question"] not in {"", *question_keys}:
+                raise TutorError(_("그런 질문은 없습니다."))
+            claim.question_key = fields["question"]
+        if "lines" in fields:
+            claim.cited_lines = parse_lines(fields["lines"], line_count=line_count)
+        claim.save()
+
+
+@transaction.atomic
+def merge_with_next(*, attempt: Attempt, claim_id: int) -> None:
+    """Join a claim with the one after it; the text is taken again from the pasted answer by offsets."""
+    _draft(attempt)
+    claims = list(attempt.claims.select_for_update())
+    index = next((i for i, c in enumerate(claims) if c.pk == claim_id), None)
+    if index is None:
+        raise NotFound(_("그런 주장은 없습니다."))
+    if index == len(claims) - 1:
+        raise TutorError(_("마지막 주장은 뒤와 합칠 수 없습니다."))
+    first, second = claims[index], claims[index + 1]
+    first.end = second.end
+    first.text = attempt.answer_text[first.start:first.end]
+    first.cited_lines = sorted(set(first.cited_lines) | set(second.cited_lines))
+    first.save()
+    second.delete()
+    _renumber(attempt)
+
+
+@transaction.atomic
+def split_claim(*, attempt: Attempt, claim_id: int, before: str) -> None:
+    """Split a claim where the text ``before`` begins (the first word of the new second claim)."""
+    _draft(attempt)
+    claim = attempt.claims.select_for_update().filter(pk=claim_id).first()
+    if claim is None:
+        raise NotFound(_("그런 주장은 없습니다."))
+    needle = before.strip()
+    offset = claim.text.find(needle, 1) if needle else -1
+    if offset <= 0:
+        raise TutorError(_("'%(w)s'를 이 주장의 첫 글자 뒤에서 찾지 못했습니다. 두 번째 주장이 시작할 낱말을 그대로 적어 주세요.")
+                         % {"w": needle[:30]})
+    head = claim.text[:offset].rstrip(" ,;")
+    if not head.strip():
+        raise TutorError(_("나눈 앞부분이 비어 있습니다."))
+    start_second = claim.start + offset
+    ClaimMark.objects.filter(attempt=attempt, order__gt=claim.order).update(order=F("order") + 1)
+    ClaimMark.objects.create(attempt=attempt, order=claim.order + 1, start=start_second, end=claim.end,
+                             text=attempt.answer_text[start_second:claim.end], question_key="")
+    claim.end = claim.start + len(head)
+    claim.text = attempt.answer_text[claim.start:claim.end]
+    claim.save()
+    _renumber(attempt)
+
+
+def _renumber(attempt: Attempt) -> None:
+    for n, claim in enumerate(attempt.claims.order_by("order", "start"), start=1):
+        if claim.order != n:
+            claim.order = n
+            claim.save(update_fields=["order"])
+
+
+@transaction.atomic
+def submit_attempt(*, attempt: Attempt) -> Attempt:
+    """Seal the attempt and store its feedback. Submitting twice changes nothing."""
+    attempt = Attempt.objects.select_for_update().get(pk=attempt.pk)
+    if attempt.status == Attempt.Status.SUBMITTED:
+        return attempt
+    attempt.feedback = feedback.evaluate(attempt)
+    attempt.status = Attempt.Status.SUBMITTED
+    attempt.submitted_at = timezone.now()
+    attempt.save(update_fields=["feedback", "status", "submitted_at"])
+    record_completion(user=attempt.user, lesson=attempt.exercise.lesson,
+                      kind=CompletionRecord.Kind.EXERCISE_ATTEMPTED, item=attempt.exercise.slug)
+    return attempt

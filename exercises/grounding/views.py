@@ -1,0 +1,136 @@
+"""Grounding exercise pages: source and prompt, paste, mark claims, feedback. Views only parse HTTP."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST, require_safe
+
+from . import selectors, services
+from .engine import suggest
+from .models import Attempt, Judgement
+
+_FIELD = re.compile(r"^(judgement|question|lines)-(\d+)$")
+
+
+def _source_lines(text: str) -> list[tuple[int, str]]:
+    return list(enumerate(text.splitlines(), start=1))
+
+
+@require_safe
+def exercise_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    exercise = selectors.access_exercise(request.user, slug)
+    variant = selectors.access_variant(exercise, request.GET.get("variant", ""))
+    fixture = variant.fixture if variant else exercise.fixture
+    return render(request, "grounding/exercise_detail.html", {
+        "exercise": exercise,
+        "variant": variant,
+        "variants": list(exercise.variants.all()),
+        "lines": _source_lines(fixture.current_version.text),
+        "fixture_version": fixture.current_version,
+        "questions": list(exercise.questions.values("key", "text")),
+        "samples": [s for s in exercise.samples.all() if s.variant_key == (variant.key if variant else "")],
+        "attempts": selectors.attempts_of(request.user, exercise),
+        "idempotency_key": uuid.uuid4().hex,
+        "max_chars": services.MAX_ANSWER_CHARS,
+    })
+
+
+@require_POST
+def start_attempt(request: HttpRequest, slug: str) -> HttpResponse:
+    exercise = selectors.access_exercise(request.user, slug)
+    attempt = services.start_attempt(
+        user=request.user, exercise=exercise, answer_text=request.POST.get("answer", ""),
+        variant_key=request.POST.get("variant", ""), idempotency_key=request.POST.get("idempotency_key", ""),
+    )
+    return redirect("grounding:attempt", attempt_id=attempt.pk)
+
+
+def _marking_context(attempt: Attempt) -> dict:
+    return {
+        "attempt": attempt,
+        "claims": list(attempt.claims.all()),
+        "lines": _source_lines(attempt.fixture_version.text),
+        "questions": list(attempt.exercise.questions.values("key", "text")),
+        "judgements": Judgement.choices,
+    }
+
+
+@require_safe
+def attempt_detail(request: HttpRequest, attempt_id: int) -> HttpResponse:
+    attempt = selectors.access_attempt(request.user, attempt_id)
+    if attempt.status == Attempt.Status.SUBMITTED:
+        return render(request, "grounding/feedback.html", {"attempt": attempt, "feedback": attempt.feedback,
+                                                           "lines": _source_lines(attempt.fixture_version.text)})
+    context = _marking_context(attempt)
+    context["read_only"] = attempt.user_id != request.user.pk
+    return render(request, "grounding/attempt_marking.html", context)
+
+
+def _marks_from(post: dict) -> dict[int, dict[str, str]]:
+    marks: dict[int, dict[str, str]] = {}
+    for name, value in post.items():
+        match = _FIELD.match(name)
+        if match:
+            marks.setdefault(int(match[2]), {})[match[1]] = value
+    return marks
+
+
+@require_POST
+def save_marks(request: HttpRequest, attempt_id: int) -> HttpResponse:
+    attempt = selectors.access_own_draft(request.user, attempt_id)
+    services.mark_claims(attempt=attempt, marks=_marks_from(request.POST))
+    if "submit" in request.POST:
+        services.submit_attempt(attempt=attempt)
+        return redirect("grounding:attempt", attempt_id=attempt.pk)
+    if request.htmx:
+        return render(request, "grounding/attempt_marking.html#saved", {"attempt": attempt})
+    return redirect("grounding:attempt", attempt_id=attempt.pk)
+
+
+@require_POST
+def merge_claim(request: HttpRequest, attempt_id: int, claim_id: int) -> HttpResponse:
+    attempt = selectors.access_own_draft(request.user, attempt_id)
+    services.merge_with_next(attempt=attempt, claim_id=claim_id)
+    return _claims_or_redirect(request, attempt)
+
+
+@require_POST
+def split_claim(request: HttpRequest, attempt_id: int, claim_id: int) -> HttpResponse:
+    attempt = selectors.access_own_draft(request.user, attempt_id)
+    services.split_claim(attempt=attempt, claim_id=claim_id, before=request.POST.get(f"before-{claim_id}", ""))
+    return _claims_or_redirect(request, attempt)
+
+
+def _claims_or_redirect(request: HttpRequest, attempt: Attempt) -> HttpResponse:
+    if request.htmx:
+        return render(request, "grounding/attempt_marking.html#claims", _marking_context(attempt))
+    return redirect("grounding:attempt", attempt_id=attempt.pk)
+
+
+@require_safe
+def claim_suggestions(request: HttpRequest, attempt_id: int, claim_id: int) -> HttpResponse:
+    """Evidence candidates for one claim, only when the learner asks ("근거 후보 보기")."""
+    attempt = selectors.access_own_draft(request.user, attempt_id)
+    claim = attempt.claims.filter(pk=claim_id).first()
+    if claim is None:
+        return redirect("grounding:attempt", attempt_id=attempt.pk)
+    suggestion = suggest(attempt.fixture_version.text, [claim.text])[0]
+    lines = dict(_source_lines(attempt.fixture_version.text))
+    context = {"claim": claim, "suggestion": suggestion,
+               "candidates": [(s.line, s.score, lines.get(s.line, "")) for s in suggestion.lines]}
+    if request.htmx:
+        return render(request, "grounding/attempt_marking.html#suggestions", context)
+    return render(request, "grounding/suggestions_page.html", {**context, "attempt": attempt})
+
+
+@require_safe
+def learner_attempts(request: HttpRequest, slug: str, username: str) -> HttpResponse:
+    """An instructor's view of one learner's attempts at an exercise."""
+    exercise = selectors.access_exercise(request.user, slug)
+    learner, attempts = selectors.learner_attempts_for(request.user, exercise, username)
+    return render(request, "grounding/learner_attempts.html",
+                  {"exercise": exercise, "learner": learner, "attempts": attempts})

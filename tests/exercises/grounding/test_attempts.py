@@ -1,0 +1,191 @@
+"""Attempts at grounding exercises: paste, split, mark, submit, feedback; limits, idempotency and access."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+from django.utils.html import escape
+
+from exercises.grounding import services
+from exercises.grounding.models import Attempt, ClaimMark, Exercise
+from lessons.models import CompletionRecord, SelfReport
+from tests.conftest import signed_in
+from tutor.errors import Conflict, TutorError
+from tutor.roles import Role
+
+ANSWER = (
+    "가람책방은 토요일 오후 5시에도 문을 엽니다(2번 줄). 주차는 무료입니다. "
+    "행사 신청은 담당자가 확인한 뒤에 확정됩니다(7번 줄)."
+)
+
+
+def start(user: User, exercise: Exercise, text: str = ANSWER, key: str = "k", variant: str = "") -> Attempt:
+    return services.start_attempt(user=user, exercise=exercise, answer_text=text, variant_key=variant, idempotency_key=key)
+
+
+def mark(attempt: Attempt, order: int, **fields: str) -> None:
+    claim = attempt.claims.get(order=order)
+    services.mark_claims(attempt=attempt, marks={claim.pk: fields})
+
+
+def test_pasted_answer_is_split_into_claims_with_offsets(learner: User, bookshop: Exercise) -> None:
+    attempt = start(learner, bookshop)
+    claims = list(attempt.claims.all())
+    assert len(claims) == 3
+    for claim in claims:
+        assert attempt.answer_text[claim.start:claim.end] == claim.text
+
+
+def test_claims_are_linked_to_their_questions_automatically(learner: User, bookshop: Exercise) -> None:
+    attempt = start(learner, bookshop)
+    assert [c.question_key for c in attempt.claims.all()] == ["visit-1700", "parking-free", "apply-confirmed"]
+
+
+def test_submitting_the_same_paste_twice_makes_one_attempt(learner_client: Client, bookshop: Exercise) -> None:
+    url = reverse("grounding:start", args=[bookshop.slug])
+    for _ in range(2):
+        response = learner_client.post(url, {"answer": ANSWER, "idempotency_key": "once"})
+        assert response.status_code == 302
+    assert Attempt.objects.count() == 1
+
+
+def test_too_long_or_empty_paste_is_refused_with_a_clear_message(learner_client: Client, bookshop: Exercise) -> None:
+    url = reverse("grounding:start", args=[bookshop.slug])
+    long = learner_client.post(url, {"answer": "가" * 8001, "idempotency_key": "long"})
+    assert long.status_code == 413 and "8000자까지" in long.content.decode()
+    empty = learner_client.post(url, {"answer": "   ", "idempotency_key": "empty"})
+    assert empty.status_code == 400 and "비어 있습니다" in empty.content.decode()
+    assert not Attempt.objects.exists()
+
+
+def test_feedback_per_claim_and_summary(learner: User, bookshop: Exercise) -> None:
+    attempt = start(learner, bookshop)
+    mark(attempt, 1, judgement="grounded", lines="2")
+    mark(attempt, 2, judgement="grounded", lines="8")  # the hallucination, accepted by mistake
+    mark(attempt, 3, judgement="pending", lines="7, 4")
+    attempt = services.submit_attempt(attempt=attempt)
+    claims = attempt.feedback["claims"]
+    assert claims[0]["verdict"] == "agrees" and claims[0]["evidence"] == "acceptable"
+    assert claims[1]["verdict"] == "disagrees" and claims[1]["expected"] == "no_data"
+    assert any("환각" in note for note in claims[1]["notes"])
+    assert any("뒷받침하지 않습니다" in note for note in claims[1]["notes"])
+    assert claims[2]["verdict"] == "agrees" and claims[2]["irrelevant"] == [4]
+    assert attempt.feedback["summary"]["missed"] == [2] and attempt.feedback["summary"]["caught"] == [3]
+
+
+def test_insufficient_citation_is_named(learner: User, venue: Exercise) -> None:
+    attempt = start(learner, venue, text="일요일에 작은방을 2시간 빌리면 15,000원입니다.", key="v1")
+    claim = attempt.claims.get()
+    services.mark_claims(attempt=attempt, marks={claim.pk: {"judgement": "grounded", "question": "sunday-small-fee", "lines": "4"}})
+    feedback = services.submit_attempt(attempt=attempt).feedback["claims"][0]
+    assert feedback["verdict"] == "agrees" and feedback["evidence"] == "insufficient"
+
+
+def test_variant_uses_its_own_key(learner: User, bookshop: Exercise) -> None:
+    attempt = start(learner, bookshop, text="행사 신청은 신청서를 내면 바로 확정됩니다(7번 줄).", key="var", variant="no-staff-check")
+    claim = attempt.claims.get()
+    services.mark_claims(attempt=attempt, marks={claim.pk: {"judgement": "grounded", "question": "apply-confirmed", "lines": "7"}})
+    feedback = services.submit_attempt(attempt=attempt).feedback
+    assert feedback["claims"][0]["verdict"] == "agrees"
+    assert attempt.fixture_version.fixture.slug == "bookshop-notice-variant"
+
+
+def test_submission_is_a_completion_record_never_a_grade(learner: User, bookshop: Exercise) -> None:
+    attempt = services.submit_attempt(attempt=start(learner, bookshop))
+    assert CompletionRecord.objects.filter(user=learner, kind="exercise_attempted", item="bookshop").count() == 1
+    assert not SelfReport.objects.exists()
+    text = str(attempt.feedback)
+    for word in ("mastered", "숙달", "합격", "점수"):
+        assert word not in text
+
+
+def test_submitted_attempt_cannot_be_changed_and_resubmission_keeps_every_attempt(learner: User, bookshop: Exercise) -> None:
+    first = services.submit_attempt(attempt=start(learner, bookshop, key="a"))
+    with pytest.raises(Conflict):
+        mark(first, 1, judgement="no_data")
+    assert services.submit_attempt(attempt=first).submitted_at == first.submitted_at
+    second = start(learner, bookshop, key="b")
+    assert (first.number, second.number) == (1, 2) and Attempt.objects.count() == 2
+
+
+def test_merge_and_split_keep_offsets_into_the_paste(learner: User, bookshop: Exercise) -> None:
+    attempt = start(learner, bookshop)
+    first = attempt.claims.get(order=1)
+    services.merge_with_next(attempt=attempt, claim_id=first.pk)
+    merged = attempt.claims.get(order=1)
+    assert attempt.claims.count() == 2 and merged.text == attempt.answer_text[merged.start:merged.end]
+    assert "주차는" in merged.text
+    services.split_claim(attempt=attempt, claim_id=merged.pk, before="주차는")
+    assert attempt.claims.count() == 3
+    for claim in attempt.claims.all():
+        assert claim.text == attempt.answer_text[claim.start:claim.end]
+    with pytest.raises(TutorError):
+        services.split_claim(attempt=attempt, claim_id=merged.pk, before="없는낱말")
+
+
+def test_cited_lines_outside_the_source_are_refused(learner: User, bookshop: Exercise) -> None:
+    attempt = start(learner, bookshop)
+    with pytest.raises(TutorError, match="99번 줄은 없습니다"):
+        mark(attempt, 1, lines="2, 99")
+    with pytest.raises(TutorError):
+        mark(attempt, 1, lines="둘째 줄")
+    assert attempt.claims.get(order=1).cited_lines == []
+
+
+def test_marking_page_never_contains_the_answer_key(learner_client: Client, learner: User, bookshop: Exercise) -> None:
+    attempt = start(learner, bookshop)
+    page = learner_client.get(reverse("grounding:attempt", args=[attempt.pk])).content.decode()
+    for question in bookshop.questions.all():
+        assert escape(question.explanation) not in page
+    exercise_page = learner_client.get(reverse("grounding:detail", args=[bookshop.slug])).content.decode()
+    assert all(escape(q.explanation) not in exercise_page for q in bookshop.questions.all())
+    api = learner_client.get(f"/api/grounding/attempts/{attempt.pk}").json()
+    assert api["feedback"] is None
+
+
+def test_pasted_html_is_escaped_everywhere(learner_client: Client, learner: User, bookshop: Exercise) -> None:
+    hostile = "<script>alert(1)</script> 책방은 11시에 엽니다. <img src=x onerror=alert(2)> 주차는 무료입니다."
+    attempt = start(learner, bookshop, text=hostile, key="xss")
+    for url in (reverse("grounding:attempt", args=[attempt.pk]),):
+        page = learner_client.get(url).content.decode()
+        assert "<script>alert(1)" not in page and "<img src=x" not in page
+        assert "&lt;script&gt;" in page
+    services.submit_attempt(attempt=attempt)
+    page = learner_client.get(reverse("grounding:attempt", args=[attempt.pk])).content.decode()
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(2)&gt;" in page
+
+
+def test_another_learner_gets_404_and_instructors_see_attempts(learner: User, other_learner: User, instructor: User,
+                                                                make_user, bookshop: Exercise) -> None:
+    attempt = start(learner, bookshop)
+    other = signed_in(other_learner)
+    assert other.get(reverse("grounding:attempt", args=[attempt.pk])).status_code == 404
+    assert other.get(f"/api/grounding/attempts/{attempt.pk}").status_code == 404
+    claim = attempt.claims.first()
+    assert other.post(reverse("grounding:marks", args=[attempt.pk]), {f"judgement-{claim.pk}": "no_data"}).status_code == 404
+    teacher = signed_in(instructor)
+    assert teacher.get(reverse("grounding:attempt", args=[attempt.pk])).status_code == 200
+    assert teacher.post(reverse("grounding:marks", args=[attempt.pk]), {f"judgement-{claim.pk}": "no_data"}).status_code == 404
+    listing = teacher.get(reverse("grounding:learner-attempts", args=[bookshop.slug, "learner"]))
+    assert listing.status_code == 200 and "시도 1" in listing.content.decode()
+    outsider = signed_in(make_user("far", Role.INSTRUCTOR, in_cohort=False))
+    assert outsider.get(reverse("grounding:attempt", args=[attempt.pk])).status_code == 404
+    assert outsider.get(reverse("grounding:learner-attempts", args=[bookshop.slug, "learner"])).status_code == 404
+    assert ClaimMark.objects.get(pk=claim.pk).judgement == ""
+
+
+def test_visitors_must_sign_in_for_exercises(client: Client, bookshop: Exercise) -> None:
+    response = client.get(reverse("grounding:detail", args=[bookshop.slug]))
+    assert response.status_code == 302 and "/account/sign-in/" in response["Location"]
+
+
+def test_suggestions_are_shown_only_when_asked(learner_client: Client, learner: User, bookshop: Exercise) -> None:
+    attempt = start(learner, bookshop)
+    page = learner_client.get(reverse("grounding:attempt", args=[attempt.pk])).content.decode()
+    assert "근거 후보 (자동 힌트" not in page
+    claim = attempt.claims.get(order=1)
+    fragment = learner_client.get(reverse("grounding:suggestions", args=[attempt.pk, claim.pk]), HTTP_HX_REQUEST="true").content.decode()
+    assert "근거 후보" in fragment and "2번 줄" in fragment
+    assert attempt.claims.get(order=1).cited_lines == [], "a suggestion is never filled in for the learner"

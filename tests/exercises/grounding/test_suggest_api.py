@@ -1,0 +1,78 @@
+"""The ``POST /api/grounding/suggest`` contract, including bad input."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from tests.conftest import signed_in
+from tutor.services import issue_api_token
+
+URL = "/api/grounding/suggest"
+SOURCE = "가람책방 안내\n영업시간은 화요일부터 토요일까지, 11시부터 18시까지입니다.\n일요일과 월요일은 쉽니다."
+
+
+def post(client: Client, body: object, **extra: str):
+    return client.post(URL, body, content_type="application/json", **extra)
+
+
+@pytest.mark.django_db
+def test_contract_shape(learner: User) -> None:
+    response = post(signed_in(learner), {"source": SOURCE, "claims": ["토요일 오후 5시에 열어요.", "주차는 무료예요."]})
+    assert response.status_code == 200
+    results = response.json()["results"]
+    assert [r["claim"] for r in results] == ["토요일 오후 5시에 열어요.", "주차는 무료예요."]
+    for result in results:
+        assert set(result) == {"claim", "lines", "hint"} and result["hint"] in {"근거", "자료없음", "보류", "모름"}
+        assert len(result["lines"]) <= 5
+        scores = [line["score"] for line in result["lines"]]
+        assert scores == sorted(scores, reverse=True)
+        assert all(1 <= line["line"] <= 3 and isinstance(line["line"], int) for line in result["lines"])
+    assert results[0]["lines"][0]["line"] == 2
+
+
+@pytest.mark.django_db
+def test_token_client_without_csrf(learner: User) -> None:
+    _, raw = issue_api_token(user=learner, name="t")
+    response = post(Client(enforce_csrf_checks=True), {"source": SOURCE, "claims": ["일요일은 쉽니다."]},
+                    HTTP_AUTHORIZATION=f"Bearer {raw}")
+    assert response.status_code == 200
+
+
+@pytest.mark.django_db
+def test_session_client_needs_csrf(learner: User) -> None:
+    response = post(signed_in(learner, enforce_csrf_checks=True), {"source": SOURCE, "claims": []})
+    assert response.status_code == 403
+
+
+@pytest.mark.django_db
+def test_anonymous_is_401(client: Client) -> None:
+    assert post(client, {"source": SOURCE, "claims": []}).status_code == 401
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("body", [
+    {"source": "", "claims": ["a"]},
+    {"source": "   \n  ", "claims": ["a"]},
+    {"source": "\n".join(["줄"] * 201), "claims": ["a"]},
+    {"source": SOURCE, "claims": ["a"] * 51},
+    {"source": "가" * 2001, "claims": ["a"]},
+    {"source": SOURCE, "claims": "한 문장"},
+    {"source": 123, "claims": ["a"]},
+    {"source": SOURCE, "claims": [1, 2]},
+    {"source": SOURCE},
+    {"claims": ["a"]},
+    [],
+])
+def test_bad_input_is_422_with_a_message(learner: User, body: object) -> None:
+    response = post(signed_in(learner), body)
+    assert response.status_code == 422, response.content
+    problem = response.json()
+    assert problem["code"] == "invalid_input" and problem["errors"] and problem["detail"]
+
+
+@pytest.mark.django_db
+def test_malformed_json_is_refused_not_500(learner: User) -> None:
+    response = signed_in(learner).post(URL, "{not json", content_type="application/json")
+    assert response.status_code in (400, 422)
