@@ -14,6 +14,8 @@ from django.contrib import admin, messages
 from django.db import transaction
 from django.http import HttpRequest
 
+from tutor.admin import ReadOnlyAdmin
+
 from .models import Fixture, FixtureVersion, Lesson, LessonVersion
 from .services import create_fixture_version, set_lesson_published
 
@@ -47,18 +49,8 @@ class LessonAdmin(admin.ModelAdmin):
 
 
 @admin.register(LessonVersion)
-class LessonVersionAdmin(admin.ModelAdmin):
+class LessonVersionAdmin(ReadOnlyAdmin):
     list_display = ["title", "lesson", "number", "created_at"]
-    readonly_fields = [f.name for f in LessonVersion._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class FixtureForm(forms.ModelForm):
