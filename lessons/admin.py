@@ -13,9 +13,11 @@ from django import forms
 from django.contrib import admin, messages
 from django.db import transaction
 from django.http import HttpRequest
+from django.utils.html import format_html
 
 from tutor.admin import ReadOnlyAdmin
 
+from .fixture_checks import personal_data_findings, refusal_message
 from .models import Fixture, FixtureVersion, Lesson, LessonVersion
 from .services import create_fixture_version, set_lesson_published
 
@@ -66,10 +68,17 @@ class FixtureForm(forms.ModelForm):
         if self.instance.pk and self.instance.current_version:
             self.fields["text"].initial = self.instance.current_version.text
 
+    def clean_text(self) -> str:
+        text = self.cleaned_data["text"].replace("\r\n", "\n")
+        findings = personal_data_findings(text)
+        if findings:
+            raise forms.ValidationError(refusal_message(findings))
+        return text
+
 
 class FixtureVersionInline(admin.TabularInline):
     model = FixtureVersion
-    fields = ["number", "origin", "created_by", "created_at", "digest"]
+    fields = ["number", "origin", "created_by", "created_at", "digest", "diff"]
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -77,6 +86,10 @@ class FixtureVersionInline(admin.TabularInline):
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    @admin.display(description="이전 판과 달라진 점")
+    def diff(self, version: FixtureVersion) -> str:
+        return format_html("<pre>{}</pre>", version.diff_from_previous or "-")
 
 
 @admin.register(Fixture)
@@ -95,7 +108,7 @@ class FixtureAdmin(admin.ModelAdmin):
     def save_model(self, request: HttpRequest, obj: Fixture, form: FixtureForm, change: bool) -> None:
         with transaction.atomic():
             obj.save()
-            text = form.cleaned_data["text"].replace("\r\n", "\n")
+            text = form.cleaned_data["text"]
             if obj.current_version is None or obj.current_version.text != text:
                 create_fixture_version(
                     fixture=obj, text=text, origin=FixtureVersion.Origin.ADMIN, actor=request.user,

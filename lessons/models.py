@@ -167,6 +167,7 @@ class FixtureVersion(models.Model):
     text = models.TextField()
     digest = models.CharField(max_length=64)
     origin = models.CharField(max_length=10, choices=Origin.choices)
+    diff_from_previous = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -10,8 +11,10 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
 from tutor import audit
+from tutor.errors import Refused
 
 from .content import FixtureSource, LessonSource, read_course, sha256
+from .fixture_checks import personal_data_findings, refusal_message
 from .models import (
     CompletionRecord,
     Course,
@@ -159,7 +162,14 @@ def _upsert_fixture(*, lesson: Lesson, source: FixtureSource, report: LoadReport
 def create_fixture_version(
     *, fixture: Fixture, text: str, origin: str, actor: AbstractBaseUser | None, reason: str
 ) -> FixtureVersion:
-    """Add a version of a fixture and make it current, with an audit entry holding both digests."""
+    """Add a version of a fixture and make it current, with an audit entry holding both digests.
+
+    Refuses text that looks like real personal data, and keeps a diff against
+    the previous version so a reviewer sees what changed.
+    """
+    findings = personal_data_findings(text)
+    if findings:
+        raise Refused(refusal_message(findings))
     before = fixture.current_version
     last = fixture.versions.order_by("-number").values_list("number", flat=True).first() or 0
     version = FixtureVersion.objects.create(
@@ -169,6 +179,7 @@ def create_fixture_version(
         digest=sha256(text.encode("utf-8")),
         origin=origin,
         created_by=actor,
+        diff_from_previous=fixture_diff(before.text if before else "", text),
     )
     fixture.current_version = version
     fixture.save(update_fields=["current_version"])
@@ -182,6 +193,11 @@ def create_fixture_version(
         detail={"number": version.number, "origin": origin},
     )
     return version
+
+
+def fixture_diff(old: str, new: str) -> str:
+    """A unified diff with line numbers, as people read it in the admin."""
+    return "\n".join(difflib.unified_diff(old.splitlines(), new.splitlines(), "이전 판", "새 판", lineterm=""))
 
 
 def record_completion(
