@@ -94,7 +94,7 @@ def _progress_out(entry: LessonProgress) -> dict:
             "self_checks": entry.self_checks_total,
             "reports": [_report_out(r) for r in entry.understood],
         },
-        "review": {"records": []},
+        "review": {"records": entry.reviews},
     }
 
 

@@ -71,7 +71,7 @@ class SelfReportTrackOut(Schema):
 
 
 class ReviewTrackOut(Schema):
-    records: list[dict]
+    records: list[str]
 
 
 class LessonProgressOut(Schema):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.apps import apps
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count
 from django.utils.translation import gettext
@@ -79,7 +80,7 @@ class LessonProgress:
     exercises_attempted: int = 0
     self_checks_total: int = 0
     understood: list[SelfReport] = field(default_factory=list)
-    reviews: list[object] = field(default_factory=list)
+    reviews: list[str] = field(default_factory=list)
 
     parts_total: int = len(PartKey.values)
 
@@ -109,5 +110,11 @@ def progress_of(user: AbstractBaseUser) -> list[LessonProgress]:
     reports = SelfReport.objects.by(user).filter(self_check__version__lesson__in=progress).select_related("self_check__version")
     for report in reports:
         progress[report.self_check.version.lesson_id].understood.append(report)
+    # Review records live in an app that builds on lessons; it answers for itself.
+    for config in apps.get_app_configs():
+        if hasattr(config, "review_records_for"):
+            for lesson_id, records in config.review_records_for(user).items():
+                if lesson_id in progress:
+                    progress[lesson_id].reviews.extend(records)
     return list(progress.values())
 

@@ -18,6 +18,7 @@ urlpatterns = [
     path("account/", include((account_patterns, "tutor"))),
     path("labs/", include("exercises.labs.urls")),
     path("exercises/", include("exercises.grounding.urls")),
+    path("evidence/", include("exercises.evidence.urls")),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
 ]

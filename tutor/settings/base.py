@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "lessons",
     "exercises.labs",
     "exercises.grounding",
+    "exercises.evidence",
 ]
 
 MIDDLEWARE = [

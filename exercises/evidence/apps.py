@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.apps import AppConfig
+
+
+class EvidenceConfig(AppConfig):
+    """Evidence learners leave (practice, transfer, explain) and the reviews of it, kept apart from completion."""
+
+    name = "exercises.evidence"
+    label = "evidence"
+    verbose_name = "남길 증거"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def load_lesson_content(self, *, lesson: Any, folder: Path) -> list[str]:
+        """Called by ``lessons.services.load_course`` for every lesson folder: load its evidence tasks."""
+        from .services import load_tasks
+
+        return load_tasks(lesson=lesson, folder=folder)
+
+    def review_records_for(self, user: Any) -> dict[int, list[str]]:
+        """Called by ``lessons.selectors.progress_of``: the review track, per lesson, as the author may see it."""
+        from .selectors import released_review_counts
+
+        return released_review_counts(user)

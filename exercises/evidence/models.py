@@ -1,0 +1,137 @@
+"""Evidence tasks with versioned rubrics, submissions, and reviews as separate records.
+
+A self-review, a peer review and an instructor review are three rows, never
+one overwriting another; a learner sees a review of their work only after an
+instructor releases it. "근거 부족 / 보류" is a valid outcome of every criterion.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from exercises.labs.models import LabRun
+from lessons.models import Fixture, FixtureVersion, Lesson
+
+INSUFFICIENT = "insufficient"  # the level every criterion has: 근거 부족 / 보류
+
+
+class EvidenceTaskQuerySet(models.QuerySet["EvidenceTask"]):
+    def active(self) -> EvidenceTaskQuerySet:
+        return self.filter(is_active=True)
+
+
+class EvidenceTask(models.Model):
+    class Kind(models.TextChoices):
+        PRACTICE = "practice", _("독립 실습")
+        TRANSFER = "transfer", _("새 맥락에 적용하기")
+        EXPLAIN = "explain", _("내 말로 설명하고 가르치기")
+
+    lesson = models.ForeignKey(Lesson, on_delete=models.PROTECT, related_name="evidence_tasks")
+    slug = models.SlugField(unique=True)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    order = models.PositiveIntegerField(default=0)
+    title = models.CharField(max_length=200)
+    instructions_html = models.TextField(blank=True)
+    fixture = models.ForeignKey(Fixture, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    attach_runs = models.BooleanField(default=False)
+    min_peer_reviews = models.PositiveSmallIntegerField(default=1)
+    current_rubric = models.ForeignKey("RubricVersion", null=True, on_delete=models.PROTECT, related_name="+")
+    digest = models.CharField(max_length=64)
+    is_active = models.BooleanField(default=True)
+
+    objects = EvidenceTaskQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("증거 과제")
+        verbose_name_plural = _("증거 과제")
+        ordering = ["lesson__order", "order"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class RubricVersion(models.Model):
+    """One immutable version of a task's rubric; editing a rubric makes a new one."""
+
+    task = models.ForeignKey(EvidenceTask, on_delete=models.PROTECT, related_name="rubric_versions")
+    number = models.PositiveIntegerField()
+    criteria = models.JSONField(help_text="[{key, title, levels: [{key, label, description, points}]}]")
+    digest = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["task", "-number"]
+        constraints = [models.UniqueConstraint(fields=["task", "number"], name="rubric_version_number")]
+
+    def __str__(self) -> str:
+        return f"{self.task.slug} 기준표 판 {self.number}"
+
+
+class SubmissionQuerySet(models.QuerySet["Submission"]):
+    def submitted(self) -> SubmissionQuerySet:
+        return self.filter(status=Submission.Status.SUBMITTED)
+
+
+class Submission(models.Model):
+    """A version of a learner's evidence for a task. The draft is autosaved; submitting seals it."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("초안")
+        SUBMITTED = "submitted", _("제출함")
+
+    task = models.ForeignKey(EvidenceTask, on_delete=models.PROTECT, related_name="submissions")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="evidence_submissions")
+    version = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    text = models.TextField(blank=True, help_text="Markdown; rendered sanitised.")
+    lab_runs = models.ManyToManyField(LabRun, blank=True, related_name="evidence_submissions")
+    cited_lines = models.JSONField(default=list)
+    fixture_version = models.ForeignKey(FixtureVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    rubric_version = models.ForeignKey(RubricVersion, on_delete=models.PROTECT, related_name="submissions")
+    submit_key = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    released_at = models.DateTimeField(null=True, blank=True, help_text="Reviews of it are visible to the author from then.")
+
+    objects = SubmissionQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("제출")
+        verbose_name_plural = _("제출")
+        ordering = ["task", "author", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["task", "author", "version"], name="submission_version"),
+            models.UniqueConstraint(fields=["task", "author"], condition=models.Q(status="draft"), name="one_draft"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.task.slug} v{self.version}"
+
+
+class Review(models.Model):
+    class Kind(models.TextChoices):
+        SELF = "self", _("본인 검토")
+        PEER = "peer", _("동료 검토")
+        INSTRUCTOR = "instructor", _("강사 검토")
+
+    submission = models.ForeignKey(Submission, on_delete=models.PROTECT, related_name="reviews")
+    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="evidence_reviews")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    rubric_version = models.ForeignKey(RubricVersion, on_delete=models.PROTECT, related_name="reviews")
+    judgements = models.JSONField(default=dict, help_text="{criterion key: level key or 'insufficient'}")
+    comment = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("검토")
+        verbose_name_plural = _("검토")
+        ordering = ["created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["submission", "reviewer", "kind"], name="one_review_per_reviewer_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} · {self.submission}"

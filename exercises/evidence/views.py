@@ -1,0 +1,107 @@
+"""Evidence pages: the task with its autosaved draft, a submission with its reviews. Views only parse HTTP."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from exercises.labs.records import digest_verifies
+from lessons.rendering import render_markdown
+from tutor import access
+from tutor.errors import TutorError
+
+from . import selectors, services
+from .models import INSUFFICIENT, Review
+
+
+def _numbers(raw: str) -> list[int]:
+    tokens = raw.replace(",", " ").split()
+    if not all(token.isdigit() for token in tokens):
+        raise TutorError(_("줄 번호는 숫자로 적어 주세요 (예: 2, 5)."))
+    return [int(token) for token in tokens]
+
+
+@require_safe
+def task_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    task = selectors.access_task(request.user, slug)
+    draft = selectors.draft_of(request.user, task)
+    return render(request, "evidence/task_detail.html", {
+        "task": task,
+        "draft": draft,
+        "attached": {run.pk for run in draft.lab_runs.all()} if draft else set(),
+        "runs": selectors.attachable_runs(request.user, task),
+        "lines": list(enumerate(task.fixture.current_version.text.splitlines(), start=1)) if task.fixture else [],
+        "submissions": selectors.submissions_of(request.user, task),
+        "submit_key": uuid.uuid4().hex,
+        "insufficient": INSUFFICIENT,
+    })
+
+
+@require_POST
+def save_draft(request: HttpRequest, slug: str) -> HttpResponse:
+    task = selectors.access_task(request.user, slug)
+    draft = services.save_draft(
+        author=request.user, task=task, text=request.POST.get("text", ""),
+        run_ids=[int(n) for n in request.POST.getlist("runs") if n.isdigit()],
+        lines=_numbers(request.POST.get("lines", "")),
+    )
+    if request.htmx:
+        return render(request, "evidence/task_detail.html#saved", {"draft": draft})
+    messages.success(request, _("초안을 저장했습니다."))
+    return redirect("evidence:task", slug=task.slug)
+
+
+@require_POST
+def submit(request: HttpRequest, slug: str) -> HttpResponse:
+    task = selectors.access_task(request.user, slug)
+    submission = services.submit(author=request.user, task=task, submit_key=request.POST.get("submit_key", ""))
+    return redirect("evidence:submission", submission_id=submission.pk)
+
+
+@require_safe
+def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
+    submission = selectors.access_submission(request.user, submission_id)
+    reviews = selectors.reviews_visible_to(request.user, submission)
+    is_author = submission.author_id == request.user.pk
+    is_instructor = access.instructs(request.user, submission.author)
+    lines = dict(enumerate(submission.fixture_version.text.splitlines(), start=1)) if submission.fixture_version else {}
+    task = submission.task
+    return render(request, "evidence/submission_detail.html", {
+        "submission": submission,
+        "text_html": render_markdown(submission.text),
+        "runs": [(run, digest_verifies(run)) for run in submission.lab_runs.select_related("lab")],
+        "cited": [(n, lines.get(n, "")) for n in submission.cited_lines],
+        "reviews": reviews,
+        "criteria": submission.rubric_version.criteria,
+        "standard_changed": (submission.rubric_version_id != task.current_rubric_id
+                             or (task.fixture_id and submission.fixture_version_id != task.fixture.current_version_id)),
+        "review_kind": (Review.Kind.SELF if is_author else Review.Kind.INSTRUCTOR if is_instructor else None),
+        "already_reviewed": any(r.reviewer_id == request.user.pk for r in reviews),
+        "can_release": is_instructor and submission.released_at is None,
+        "insufficient": INSUFFICIENT,
+        "author_label": _("나") if is_author else submission.author.get_username(),
+    })
+
+
+@require_POST
+def add_review(request: HttpRequest, submission_id: int) -> HttpResponse:
+    submission = selectors.access_submission(request.user, submission_id)
+    kind = Review.Kind.SELF if submission.author_id == request.user.pk else Review.Kind.INSTRUCTOR
+    judgements = {c["key"]: request.POST.get(f"criterion-{c['key']}", "") for c in submission.rubric_version.criteria}
+    services.record_review(reviewer=request.user, submission=submission, kind=kind, judgements=judgements,
+                           comment=request.POST.get("comment", ""))
+    messages.success(request, _("검토를 기록했습니다."))
+    return redirect("evidence:submission", submission_id=submission.pk)
+
+
+@require_POST
+def release(request: HttpRequest, submission_id: int) -> HttpResponse:
+    submission = selectors.access_submission(request.user, submission_id)
+    services.release_reviews(instructor=request.user, submission=submission, reason=request.POST.get("reason", ""))
+    messages.success(request, _("검토를 공개했습니다. 학습자가 이제 볼 수 있습니다."))
+    return redirect("evidence:submission", submission_id=submission.pk)

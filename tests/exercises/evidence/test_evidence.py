@@ -1,0 +1,157 @@
+"""Evidence: autosaved drafts, idempotent submission with recorded versions, self and instructor reviews as
+separate records, release before the author sees them, and 404 for everyone else."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from exercises.evidence import services
+from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Review, Submission
+from exercises.labs.models import LabRun
+from lessons.models import Lesson
+from lessons.selectors import progress_of
+from tests.conftest import signed_in
+from tutor.errors import Conflict, NotFound, TutorError
+from tutor.models import AuditEntry
+from tutor.roles import Role
+
+
+@pytest.fixture
+def task(course: list[Lesson]) -> EvidenceTask:
+    return EvidenceTask.objects.get(slug="afs-practice")
+
+
+def submitted(author: User, task: EvidenceTask, text: str = "2번 줄에 따라 17시 방문은 근거입니다.") -> Submission:
+    services.save_draft(author=author, task=task, text=text, run_ids=[], lines=[])
+    return services.submit(author=author, task=task, submit_key=f"key-{author.pk}-{text[:5]}")
+
+
+def all_levels(submission: Submission, level: str = INSUFFICIENT) -> dict[str, str]:
+    return {c["key"]: level for c in submission.rubric_version.criteria}
+
+
+def test_every_lesson_has_three_kinds_of_task_with_a_rubric(course: list[Lesson]) -> None:
+    for lesson in course:
+        kinds = sorted(EvidenceTask.objects.filter(lesson=lesson).values_list("kind", flat=True))
+        assert kinds == ["explain", "practice", "transfer"], lesson.slug
+    assert all(t.current_rubric and t.current_rubric.criteria for t in EvidenceTask.objects.all())
+
+
+def test_draft_autosaves_and_submitting_twice_makes_one_submission(learner_client: Client, learner: User, task: EvidenceTask) -> None:
+    response = learner_client.post(reverse("evidence:draft", args=[task.slug]), {"text": "초안 글", "lines": ""}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "초안 저장됨" in response.content.decode()
+    page = learner_client.get(reverse("evidence:task", args=[task.slug])).content.decode()
+    assert "초안 글" in page
+    for _ in range(2):
+        learner_client.post(reverse("evidence:submit", args=[task.slug]), {"submit_key": "same"})
+    submission = Submission.objects.get(author=learner)
+    assert submission.status == "submitted" and submission.rubric_version == task.current_rubric
+    if task.fixture:
+        assert submission.fixture_version == task.fixture.current_version
+
+
+def test_resubmission_makes_a_new_version_and_keeps_the_old(learner: User, task: EvidenceTask) -> None:
+    first = submitted(learner, task, "첫 판")
+    second = submitted(learner, task, "둘째 판")
+    assert (first.version, second.version) == (1, 2)
+    first.refresh_from_db()
+    assert first.text == "첫 판" and first.status == "submitted"
+
+
+def test_empty_or_oversized_drafts_are_refused_with_messages(learner: User, task: EvidenceTask) -> None:
+    with pytest.raises(TutorError, match="20000자"):
+        services.save_draft(author=learner, task=task, text="가" * 20001, run_ids=[], lines=[])
+    with pytest.raises(TutorError, match="제출할 글이 없습니다"):
+        services.submit(author=learner, task=task, submit_key="empty")
+
+
+def test_only_own_lab_runs_can_be_attached(learner: User, other_learner: User, course: list[Lesson]) -> None:
+    task = EvidenceTask.objects.filter(attach_runs=True).first()
+    from exercises.labs.services import request_run
+
+    lab = task.lesson.labs.first()
+    foreign = request_run(user=other_learner, lab=lab, code="print(1)", step="run", idempotency_key="x")
+    with pytest.raises(NotFound):
+        services.save_draft(author=learner, task=task, text="글", run_ids=[foreign.pk], lines=[])
+    own = request_run(user=learner, lab=lab, code="print(2)", step="run", idempotency_key="y")
+    draft = services.save_draft(author=learner, task=task, text="글", run_ids=[own.pk], lines=[])
+    assert list(draft.lab_runs.all()) == [own]
+    assert LabRun.objects.count() == 2
+
+
+def test_self_and_instructor_reviews_are_separate_records(learner: User, instructor: User, task: EvidenceTask) -> None:
+    submission = submitted(learner, task)
+    mine = services.record_review(reviewer=learner, submission=submission, kind="self", judgements=all_levels(submission), comment="")
+    key = submission.rubric_version.criteria[0]["levels"][-1]["key"]
+    theirs = services.record_review(reviewer=instructor, submission=submission, kind="instructor",
+                                    judgements=all_levels(submission, key), comment="좋습니다")
+    assert Review.objects.count() == 2 and mine.judgements != theirs.judgements
+    with pytest.raises(Conflict):
+        services.record_review(reviewer=instructor, submission=submission, kind="instructor", judgements=all_levels(submission), comment="")
+    assert AuditEntry.objects.about(submission).filter(action="review.instructor", actor=instructor).exists()
+
+
+def test_every_criterion_must_be_judged_and_insufficient_is_valid(learner: User, task: EvidenceTask) -> None:
+    submission = submitted(learner, task)
+    with pytest.raises(TutorError, match="근거 부족 / 보류"):
+        services.record_review(reviewer=learner, submission=submission, kind="self", judgements={}, comment="")
+    services.record_review(reviewer=learner, submission=submission, kind="self", judgements=all_levels(submission), comment="")
+
+
+def test_reviews_reach_the_author_only_after_release(learner: User, instructor: User, task: EvidenceTask) -> None:
+    submission = submitted(learner, task)
+    services.record_review(reviewer=instructor, submission=submission, kind="instructor",
+                           judgements=all_levels(submission), comment="강사 의견 비공개")
+    author = signed_in(learner)
+    url = reverse("evidence:submission", args=[submission.pk])
+    assert "강사 의견 비공개" not in author.get(url).content.decode()
+    assert not any("강사 검토" in r for e in progress_of(learner) for r in e.reviews)
+    assert all("강사" not in r for item in author.get("/api/me/progress").json()["lessons"] for r in item["review"]["records"])
+    services.release_reviews(instructor=instructor, submission=submission)
+    assert "강사 의견 비공개" in author.get(url).content.decode()
+    assert any("강사 검토" in r for e in progress_of(learner) for r in e.reviews)
+    assert AuditEntry.objects.about(submission).filter(action="review.release").exists()
+
+
+def test_others_get_404_and_outside_instructors_cannot_review(learner: User, other_learner: User, make_user,
+                                                              fixture_admin: User, task: EvidenceTask) -> None:
+    submission = submitted(learner, task)
+    url = reverse("evidence:submission", args=[submission.pk])
+    for user in (other_learner, fixture_admin, make_user("far", Role.INSTRUCTOR, in_cohort=False)):
+        client = signed_in(user)
+        assert client.get(url).status_code == 404
+        assert client.post(reverse("evidence:review", args=[submission.pk]), {}).status_code == 404
+        assert client.post(reverse("evidence:release", args=[submission.pk])).status_code == 404
+    outsider = make_user("far2", Role.INSTRUCTOR, in_cohort=False)
+    with pytest.raises(NotFound):
+        services.record_review(reviewer=outsider, submission=submission, kind="instructor", judgements=all_levels(submission), comment="")
+
+
+def test_other_learners_drafts_never_show(learner: User, other_learner: User, task: EvidenceTask) -> None:
+    draft = services.save_draft(author=learner, task=task, text="남의 초안 비밀", run_ids=[], lines=[])
+    client = signed_in(other_learner)
+    assert client.get(reverse("evidence:submission", args=[draft.pk])).status_code == 404
+    assert "남의 초안 비밀" not in client.get(reverse("evidence:task", args=[task.slug])).content.decode()
+
+
+def test_submission_markdown_is_sanitised(learner_client: Client, learner: User, task: EvidenceTask) -> None:
+    submission = submitted(learner, task, "**굵게** <script>alert(1)</script> <img src=x onerror=alert(2)>")
+    page = learner_client.get(reverse("evidence:submission", args=[submission.pk])).content.decode()
+    assert "<strong>굵게</strong>" in page and "<script>alert(1)" not in page and "<img src=x" not in page
+
+
+def test_changed_rubric_shows_standard_changed(learner_client: Client, learner: User, task: EvidenceTask) -> None:
+    submission = submitted(learner, task)
+    url = reverse("evidence:submission", args=[submission.pk])
+    assert "기준 변경됨" not in learner_client.get(url).content.decode()
+    from exercises.evidence.models import RubricVersion
+
+    criteria = [dict(c, title=c["title"] + " (고침)") for c in task.current_rubric.criteria]
+    task.current_rubric = RubricVersion.objects.create(task=task, number=2, criteria=criteria, digest="x")
+    task.save()
+    assert "기준 변경됨" in learner_client.get(url).content.decode()
+    submission.refresh_from_db()
+    assert submission.rubric_version.number == 1
