@@ -92,3 +92,14 @@ def no_sandbox_process_left_behind() -> Iterator[None]:
 
     leftover = leftover_processes(conf.sandbox_config())
     assert leftover == [], f"sandbox processes left behind: {leftover}"
+
+
+@pytest.fixture
+def drain_queue() -> Callable[[], None]:
+    """Run the real django-tasks database worker until the queue is empty."""
+    from django.core.management import call_command
+
+    def drain() -> None:
+        call_command("db_worker", batch=True, startup_delay=False, reload=False, interval=0.01, verbosity=0)
+
+    return drain

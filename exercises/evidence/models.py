@@ -123,6 +123,7 @@ class Review(models.Model):
     rubric_version = models.ForeignKey(RubricVersion, on_delete=models.PROTECT, related_name="reviews")
     judgements = models.JSONField(default=dict, help_text="{criterion key: level key or 'insufficient'}")
     comment = models.TextField(blank=True)
+    helpful = models.BooleanField(null=True, blank=True, help_text="The author's rating of a peer review.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -135,3 +136,55 @@ class Review(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} · {self.submission}"
+
+
+class PeerAllocation(models.Model):
+    """A submission handed to a peer reviewer just in time; never their own, never the same twice."""
+
+    submission = models.ForeignKey(Submission, on_delete=models.PROTECT, related_name="allocations")
+    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="peer_allocations")
+    assigned_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="+", help_text="An instructor who assigned it by hand.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [models.UniqueConstraint(fields=["submission", "reviewer"], name="allocation_once")]
+
+
+class Reproduction(models.Model):
+    """A peer reviewer's attempt to re-run an attached lab run. No row means "not attempted" was never recorded;
+    ``not_attempted`` is written when the review is submitted without trying."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("재현 실행 중")
+        REPRODUCED = "reproduced", _("재현됨 (출력 일치)")
+        DIFFERED = "differed", _("재현 안 됨 (출력 다름)")
+        COULD_NOT_RUN = "could_not_run", _("재현 실행 못 함")
+        NOT_ATTEMPTED = "not_attempted", _("재현 시도 안 함")
+
+    allocation = models.ForeignKey(PeerAllocation, on_delete=models.PROTECT, related_name="reproductions")
+    original = models.ForeignKey(LabRun, on_delete=models.PROTECT, related_name="+")
+    rerun = models.ForeignKey(LabRun, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(max_length=15, choices=Status.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["allocation", "original"], name="reproduce_once")]
+
+
+class Flag(models.Model):
+    """The author disputes one criterion of a review, with a reason; an instructor resolves it with a reason."""
+
+    review = models.ForeignKey(Review, on_delete=models.PROTECT, related_name="flags")
+    criterion = models.CharField(max_length=60)
+    reason = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    resolution = models.TextField(blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [models.UniqueConstraint(fields=["review", "criterion"], name="flag_once_per_criterion")]

@@ -13,7 +13,7 @@ from tutor import access
 from tutor.access import AnyUser
 from tutor.errors import NotFound
 
-from .models import EvidenceTask, Review, Submission
+from .models import EvidenceTask, Flag, PeerAllocation, Review, Submission
 
 
 def tasks_of_lesson(lesson_id: int) -> QuerySet[EvidenceTask]:
@@ -30,15 +30,40 @@ def access_task(user: AnyUser, slug: str) -> EvidenceTask:
     return task
 
 
+def allocation_for(user: AnyUser, submission: Submission) -> PeerAllocation | None:
+    if not user.is_authenticated:
+        return None
+    return PeerAllocation.objects.filter(submission=submission, reviewer=user).first()
+
+
 def access_submission(user: AnyUser, submission_id: int) -> Submission:
-    """A submitted version, to its author and the author's instructors; 404 to everybody else (drafts included)."""
+    """A submitted version, to its author, the author's instructors and peers it was allocated to
+    (who see it anonymously); 404 to everybody else, and drafts to nobody but their author."""
     access.require_sign_in(user)
     submission = (Submission.objects.select_related("task__lesson", "author", "rubric_version", "fixture_version")
                   .filter(pk=submission_id).first())
-    if (submission is None or not access.may_see_records_of(user, submission.author)
-            or (submission.status == Submission.Status.DRAFT and submission.author_id != user.pk)):
+    if submission is None or (submission.status == Submission.Status.DRAFT and submission.author_id != user.pk):
+        raise NotFound(_("그런 제출은 없습니다."))
+    if not access.may_see_records_of(user, submission.author) and allocation_for(user, submission) is None:
         raise NotFound(_("그런 제출은 없습니다."))
     return submission
+
+
+def access_review_of_own_work(user: AnyUser, review_id: int) -> Review:
+    """A released review of the user's own submission (for rating and flagging); 404 otherwise."""
+    access.require_sign_in(user)
+    review = Review.objects.select_related("submission", "rubric_version").filter(pk=review_id).first()
+    if review is None or review.submission.author_id != user.pk or review.submission.released_at is None:
+        raise NotFound(_("그런 검토는 없습니다."))
+    return review
+
+
+def access_flag(user: AnyUser, flag_id: int) -> Flag:
+    access.require_sign_in(user)
+    flag = Flag.objects.select_related("review__submission__author").filter(pk=flag_id).first()
+    if flag is None or not access.instructs(user, flag.review.submission.author):
+        raise NotFound(_("그런 이의 제기는 없습니다."))
+    return flag
 
 
 def reviews_visible_to(user: AnyUser, submission: Submission) -> list[Review]:
@@ -50,7 +75,7 @@ def reviews_visible_to(user: AnyUser, submission: Submission) -> list[Review]:
         if submission.released_at is None:
             return list(reviews.filter(reviewer=user, kind=Review.Kind.SELF))
         return list(reviews)
-    return []
+    return list(reviews.filter(reviewer=user))  # a peer sees only what they wrote
 
 
 def draft_of(author: AbstractBaseUser, task: EvidenceTask) -> Submission | None:
@@ -78,3 +103,8 @@ def released_review_counts(user: AbstractBaseUser) -> dict[int, list[str]]:
         result.setdefault(review.submission.task.lesson_id, []).append(
             f"{review.submission.task.title}: {review.get_kind_display()}")
     return result
+
+
+def open_allocations(user: AbstractBaseUser, task: EvidenceTask) -> list[PeerAllocation]:
+    return list(PeerAllocation.objects.filter(reviewer=user, submission__task=task).select_related("submission")
+                .order_by("-created_at"))

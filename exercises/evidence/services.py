@@ -7,18 +7,21 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from exercises.labs.models import LabRun
+from exercises.labs.services import request_run
 from lessons.content import ContentError
 from lessons.models import Fixture, Lesson
 from tutor import access, audit
+from tutor.models import Cohort
 from tutor.errors import Conflict, NotFound, TutorError
 
 from .content import criteria_digest, read_tasks
-from .models import INSUFFICIENT, EvidenceTask, Review, RubricVersion, Submission
+from .models import INSUFFICIENT, EvidenceTask, Flag, PeerAllocation, Reproduction, Review, RubricVersion, Submission
 
 MAX_TEXT_CHARS = 20_000
 
@@ -132,8 +135,11 @@ def record_review(*, reviewer: AbstractBaseUser, submission: Submission, kind: s
         raise NotFound(_("그런 제출은 없습니다."))
     if kind == Review.Kind.INSTRUCTOR and not access.instructs(reviewer, submission.author):
         raise NotFound(_("그런 제출은 없습니다."))
-    if kind not in (Review.Kind.SELF, Review.Kind.INSTRUCTOR):
-        raise TutorError(_("이 검토 종류는 아직 받을 수 없습니다."))
+    allocation = None
+    if kind == Review.Kind.PEER:
+        allocation = PeerAllocation.objects.select_for_update().filter(submission=submission, reviewer=reviewer).first()
+        if allocation is None:
+            raise NotFound(_("그런 제출은 없습니다."))
     if Review.objects.filter(submission=submission, reviewer=reviewer, kind=kind).exists():
         raise Conflict(_("이미 이 제출에 %(kind)s를 남겼습니다. 검토 기록은 고치지 않고 쌓입니다.")
                        % {"kind": Review.Kind(kind).label})
@@ -141,6 +147,15 @@ def record_review(*, reviewer: AbstractBaseUser, submission: Submission, kind: s
         submission=submission, reviewer=reviewer, kind=kind, rubric_version=submission.rubric_version,
         judgements=_check_judgements(submission.rubric_version, judgements), comment=comment.strip()[:5000],
     )
+    if allocation is not None:
+        allocation.completed_at = timezone.now()
+        allocation.save(update_fields=["completed_at"])
+        # Runs the reviewer did not try to reproduce are recorded as such, not left blank.
+        tried = set(allocation.reproductions.values_list("original_id", flat=True))
+        Reproduction.objects.bulk_create(
+            Reproduction(allocation=allocation, original=run, status=Reproduction.Status.NOT_ATTEMPTED)
+            for run in submission.lab_runs.exclude(pk__in=tried)
+        )
     audit.record(actor=reviewer, action=f"review.{kind}", target=submission, after=review.judgements,
                  detail={"review": review.pk})
     return review
@@ -157,3 +172,129 @@ def release_reviews(*, instructor: AbstractBaseUser, submission: Submission, rea
         audit.record(actor=instructor, action="review.release", target=submission, reason=reason,
                      before={"released": False}, after={"released": True})
     return submission
+
+
+def _latest_submitted(task: EvidenceTask) -> QuerySet[Submission]:
+    """Each author's newest submitted version of ``task``."""
+    newest = Submission.objects.submitted().filter(task=task, author=OuterRef("author")).order_by("-version")
+    return Submission.objects.submitted().filter(task=task, pk=Subquery(newest.values("pk")[:1]))
+
+
+@transaction.atomic
+def allocate_peer_work(*, reviewer: AbstractBaseUser, task: EvidenceTask) -> PeerAllocation:
+    """Hand the reviewer one classmate's submission, just in time.
+
+    Never their own, never one they were given before; those furthest from the
+    task's minimum number of peer reviews come first, then the oldest, so late
+    submitters are reviewed too. An unfinished allocation is returned again.
+    """
+    get_user_model().objects.select_for_update().filter(pk=reviewer.pk).first()
+    open_one = PeerAllocation.objects.filter(reviewer=reviewer, submission__task=task, completed_at__isnull=True).first()
+    if open_one is not None:
+        return open_one
+    classmates = get_user_model().objects.filter(cohorts__in=Cohort.objects.filter(learners=reviewer))
+    candidate = (
+        _latest_submitted(task).filter(author__in=classmates).exclude(author=reviewer)
+        .exclude(allocations__reviewer=reviewer)
+        .annotate(done=Count("allocations", filter=Q(allocations__completed_at__isnull=False)))
+        .order_by("done", "submitted_at", "pk").first()
+    )
+    if candidate is None:
+        raise NotFound(_("지금은 검토할 동료의 제출이 없습니다. 나중에 다시 와 주세요."))
+    return PeerAllocation.objects.create(submission=candidate, reviewer=reviewer)
+
+
+@transaction.atomic
+def assign_peer(*, instructor: AbstractBaseUser, submission: Submission, reviewer: AbstractBaseUser) -> PeerAllocation:
+    """An instructor hands a waiting submission to a chosen learner of the same cohort."""
+    if not (access.instructs(instructor, submission.author) and access.instructs(instructor, reviewer)):
+        raise NotFound(_("그런 제출은 없습니다."))
+    if reviewer.pk == submission.author_id:
+        raise TutorError(_("자기 제출을 검토하게 할 수는 없습니다."))
+    allocation, _created = PeerAllocation.objects.get_or_create(
+        submission=submission, reviewer=reviewer, defaults={"assigned_by": instructor})
+    audit.record(actor=instructor, action="peer.assign", target=submission, detail={"reviewer": reviewer.pk})
+    return allocation
+
+
+@transaction.atomic
+def set_min_peer_reviews(*, instructor: AbstractBaseUser, task: EvidenceTask, minimum: int, reason: str) -> EvidenceTask:
+    if not access.is_instructor(instructor):
+        raise NotFound(_("그런 과제는 없습니다."))
+    if not 0 <= minimum <= 5:
+        raise TutorError(_("최소 동료 검토 수는 0–5입니다."))
+    before = task.min_peer_reviews
+    task.min_peer_reviews = minimum
+    task.save(update_fields=["min_peer_reviews"])
+    audit.record(actor=instructor, action="task.min_peer_reviews", target=task, reason=reason,
+                 before={"min": before}, after={"min": minimum})
+    return task
+
+
+def reproduce_run(*, reviewer: AbstractBaseUser, allocation: PeerAllocation, run: LabRun) -> Reproduction:
+    """Re-run an attached lab run in the sandbox as the reviewer; the record says later whether the output matched."""
+    if allocation.reviewer_id != reviewer.pk or not allocation.submission.lab_runs.filter(pk=run.pk).exists():
+        raise NotFound(_("그런 실행 기록은 없습니다."))
+    existing = allocation.reproductions.filter(original=run).first()
+    if existing is not None:
+        return existing
+    rerun = request_run(user=reviewer, lab=run.lab, code=run.code, step=run.step,
+                        idempotency_key=f"reproduce-{allocation.pk}-{run.pk}")
+    return Reproduction.objects.create(allocation=allocation, original=run, rerun=rerun, status=Reproduction.Status.PENDING)
+
+
+def settle_reproduction(*, reproduction: Reproduction) -> Reproduction:
+    """Once the re-run has finished, record whether it reproduced the original (same status, exit and output)."""
+    if reproduction.status != Reproduction.Status.PENDING or reproduction.rerun is None:
+        return reproduction
+    rerun = LabRun.objects.get(pk=reproduction.rerun_id)
+    if not rerun.is_finished:
+        return reproduction
+    original = LabRun.objects.get(pk=reproduction.original_id)
+    if rerun.status in {LabRun.Status.REFUSED, LabRun.Status.FAILED}:
+        reproduction.status = Reproduction.Status.COULD_NOT_RUN
+    elif (rerun.status, rerun.exit_code, rerun.stdout) == (original.status, original.exit_code, original.stdout):
+        reproduction.status = Reproduction.Status.REPRODUCED
+    else:
+        reproduction.status = Reproduction.Status.DIFFERED
+    reproduction.save(update_fields=["status"])
+    return reproduction
+
+
+def rate_helpful(*, author: AbstractBaseUser, review: Review, helpful: bool) -> Review:
+    if review.submission.author_id != author.pk or review.kind != Review.Kind.PEER or review.submission.released_at is None:
+        raise NotFound(_("그런 검토는 없습니다."))
+    review.helpful = helpful
+    review.save(update_fields=["helpful"])
+    return review
+
+
+@transaction.atomic
+def flag_criterion(*, author: AbstractBaseUser, review: Review, criterion: str, reason: str) -> Flag:
+    """The author disputes one criterion of a released review; it goes to the instructor's queue."""
+    if review.submission.author_id != author.pk or review.kind == Review.Kind.SELF or review.submission.released_at is None:
+        raise NotFound(_("그런 검토는 없습니다."))
+    if criterion not in {c["key"] for c in review.rubric_version.criteria}:
+        raise TutorError(_("그런 기준은 없습니다."))
+    if not reason.strip():
+        raise TutorError(_("이의를 제기하는 이유를 적어 주세요."))
+    flag, created = Flag.objects.get_or_create(review=review, criterion=criterion, defaults={"reason": reason.strip()[:2000]})
+    if not created:
+        raise Conflict(_("이 기준에는 이미 이의를 제기했습니다."))
+    audit.record(actor=author, action="review.flag", target=review.submission, reason=flag.reason,
+                 detail={"review": review.pk, "criterion": criterion})
+    return flag
+
+
+@transaction.atomic
+def resolve_flag(*, instructor: AbstractBaseUser, flag: Flag, resolution: str) -> Flag:
+    if not access.instructs(instructor, flag.review.submission.author):
+        raise NotFound(_("그런 이의 제기는 없습니다."))
+    if not resolution.strip():
+        raise TutorError(_("해결한 이유를 적어 주세요."))
+    if flag.resolved_at is None:
+        flag.resolved_by, flag.resolution, flag.resolved_at = instructor, resolution.strip(), timezone.now()
+        flag.save(update_fields=["resolved_by", "resolution", "resolved_at"])
+        audit.record(actor=instructor, action="flag.resolve", target=flag.review.submission, reason=flag.resolution,
+                     detail={"flag": flag.pk})
+    return flag

@@ -7,7 +7,12 @@ urlpatterns = [
     path("submissions/<int:submission_id>/", views.submission_detail, name="submission"),
     path("submissions/<int:submission_id>/reviews/", views.add_review, name="review"),
     path("submissions/<int:submission_id>/release/", views.release, name="release"),
+    path("submissions/<int:submission_id>/runs/<int:run_id>/reproduce/", views.reproduce, name="reproduce"),
+    path("reviews/<int:review_id>/helpful/", views.rate_review, name="helpful"),
+    path("reviews/<int:review_id>/flag/", views.flag_review, name="flag"),
+    path("flags/<int:flag_id>/resolve/", views.resolve_flag, name="resolve-flag"),
     path("<slug:slug>/", views.task_detail, name="task"),
+    path("<slug:slug>/peer/", views.request_peer_work, name="peer"),
     path("<slug:slug>/draft/", views.save_draft, name="draft"),
     path("<slug:slug>/submit/", views.submit, name="submit"),
 ]

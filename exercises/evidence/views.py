@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST, require_safe
 from exercises.labs.records import digest_verifies
 from lessons.rendering import render_markdown
 from tutor import access
-from tutor.errors import TutorError
+from tutor.errors import NotFound, TutorError
 
 from . import selectors, services
 from .models import INSUFFICIENT, Review
@@ -37,6 +37,7 @@ def task_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "runs": selectors.attachable_runs(request.user, task),
         "lines": list(enumerate(task.fixture.current_version.text.splitlines(), start=1)) if task.fixture else [],
         "submissions": selectors.submissions_of(request.user, task),
+        "allocations": selectors.open_allocations(request.user, task),
         "submit_key": uuid.uuid4().hex,
         "insufficient": INSUFFICIENT,
     })
@@ -66,32 +67,46 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
-    reviews = selectors.reviews_visible_to(request.user, submission)
+    reviews = selectors.reviews_visible_to(request.user, submission)  # flags are prefetched below
     is_author = submission.author_id == request.user.pk
     is_instructor = access.instructs(request.user, submission.author)
+    allocation = selectors.allocation_for(request.user, submission)
+    reproductions = {r.original_id: services.settle_reproduction(reproduction=r)
+                     for r in allocation.reproductions.select_related("rerun", "original")} if allocation else {}
     lines = dict(enumerate(submission.fixture_version.text.splitlines(), start=1)) if submission.fixture_version else {}
     task = submission.task
     return render(request, "evidence/submission_detail.html", {
         "submission": submission,
         "text_html": render_markdown(submission.text),
-        "runs": [(run, digest_verifies(run)) for run in submission.lab_runs.select_related("lab")],
+        "runs": [(run, digest_verifies(run), reproductions.get(run.pk))
+                 for run in submission.lab_runs.select_related("lab")],
+        "allocation": allocation,
         "cited": [(n, lines.get(n, "")) for n in submission.cited_lines],
         "reviews": reviews,
         "criteria": submission.rubric_version.criteria,
         "standard_changed": (submission.rubric_version_id != task.current_rubric_id
                              or (task.fixture_id and submission.fixture_version_id != task.fixture.current_version_id)),
-        "review_kind": (Review.Kind.SELF if is_author else Review.Kind.INSTRUCTOR if is_instructor else None),
+        "review_kind": (Review.Kind.SELF if is_author else Review.Kind.INSTRUCTOR if is_instructor
+                        else Review.Kind.PEER if allocation else None),
+        "is_author": is_author,
         "already_reviewed": any(r.reviewer_id == request.user.pk for r in reviews),
         "can_release": is_instructor and submission.released_at is None,
+        "can_resolve": is_instructor,
         "insufficient": INSUFFICIENT,
-        "author_label": _("나") if is_author else submission.author.get_username(),
+        # Peers never learn the author's name: not in the page, not in an attribute.
+        "author_label": _("나") if is_author else submission.author.get_username() if is_instructor else _("익명 동료"),
     })
 
 
 @require_POST
 def add_review(request: HttpRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
-    kind = Review.Kind.SELF if submission.author_id == request.user.pk else Review.Kind.INSTRUCTOR
+    if submission.author_id == request.user.pk:
+        kind = Review.Kind.SELF
+    elif access.instructs(request.user, submission.author):
+        kind = Review.Kind.INSTRUCTOR
+    else:
+        kind = Review.Kind.PEER
     judgements = {c["key"]: request.POST.get(f"criterion-{c['key']}", "") for c in submission.rubric_version.criteria}
     services.record_review(reviewer=request.user, submission=submission, kind=kind, judgements=judgements,
                            comment=request.POST.get("comment", ""))
@@ -105,3 +120,45 @@ def release(request: HttpRequest, submission_id: int) -> HttpResponse:
     services.release_reviews(instructor=request.user, submission=submission, reason=request.POST.get("reason", ""))
     messages.success(request, _("검토를 공개했습니다. 학습자가 이제 볼 수 있습니다."))
     return redirect("evidence:submission", submission_id=submission.pk)
+
+
+@require_POST
+def request_peer_work(request: HttpRequest, slug: str) -> HttpResponse:
+    task = selectors.access_task(request.user, slug)
+    allocation = services.allocate_peer_work(reviewer=request.user, task=task)
+    return redirect("evidence:submission", submission_id=allocation.submission_id)
+
+
+@require_POST
+def reproduce(request: HttpRequest, submission_id: int, run_id: int) -> HttpResponse:
+    submission = selectors.access_submission(request.user, submission_id)
+    allocation = selectors.allocation_for(request.user, submission)
+    run = submission.lab_runs.filter(pk=run_id).first() if allocation else None
+    if run is None:
+        raise NotFound(_("그런 실행 기록은 없습니다."))
+    services.reproduce_run(reviewer=request.user, allocation=allocation, run=run)
+    messages.success(request, _("재현 실행을 요청했습니다. 잠시 뒤 새로 고치면 결과가 보입니다."))
+    return redirect("evidence:submission", submission_id=submission.pk)
+
+
+@require_POST
+def rate_review(request: HttpRequest, review_id: int) -> HttpResponse:
+    review = selectors.access_review_of_own_work(request.user, review_id)
+    services.rate_helpful(author=request.user, review=review, helpful=request.POST.get("helpful") == "yes")
+    return redirect("evidence:submission", submission_id=review.submission_id)
+
+
+@require_POST
+def flag_review(request: HttpRequest, review_id: int) -> HttpResponse:
+    review = selectors.access_review_of_own_work(request.user, review_id)
+    services.flag_criterion(author=request.user, review=review, criterion=request.POST.get("criterion", ""),
+                            reason=request.POST.get("reason", ""))
+    messages.success(request, _("이의를 제기했습니다. 강사가 확인합니다."))
+    return redirect("evidence:submission", submission_id=review.submission_id)
+
+
+@require_POST
+def resolve_flag(request: HttpRequest, flag_id: int) -> HttpResponse:
+    flag = selectors.access_flag(request.user, flag_id)
+    services.resolve_flag(instructor=request.user, flag=flag, resolution=request.POST.get("resolution", ""))
+    return redirect("evidence:submission", submission_id=flag.review.submission_id)

@@ -4,6 +4,7 @@ separate records, release before the author sees them, and 404 for everyone else
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
@@ -11,8 +12,10 @@ from django.urls import reverse
 from exercises.evidence import services
 from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Review, Submission
 from exercises.labs.models import LabRun
+from exercises.labs.services import request_run
 from lessons.models import Lesson
 from lessons.selectors import progress_of
+from lessons.services import load_course
 from tests.conftest import signed_in
 from tutor.errors import Conflict, NotFound, TutorError
 from tutor.models import AuditEntry
@@ -70,8 +73,6 @@ def test_empty_or_oversized_drafts_are_refused_with_messages(learner: User, task
 
 def test_only_own_lab_runs_can_be_attached(learner: User, other_learner: User, course: list[Lesson]) -> None:
     task = EvidenceTask.objects.filter(attach_runs=True).first()
-    from exercises.labs.services import request_run
-
     lab = task.lesson.labs.first()
     foreign = request_run(user=other_learner, lab=lab, code="print(1)", step="run", idempotency_key="x")
     with pytest.raises(NotFound):
@@ -155,3 +156,75 @@ def test_changed_rubric_shows_standard_changed(learner_client: Client, learner: 
     assert "기준 변경됨" in learner_client.get(url).content.decode()
     submission.refresh_from_db()
     assert submission.rubric_version.number == 1
+
+
+def test_peer_allocation_is_just_in_time_never_own_never_twice(learner: User, other_learner: User, make_user,
+                                                               task: EvidenceTask) -> None:
+    theirs = submitted(other_learner, task)
+    submitted(learner, task)
+    allocation = services.allocate_peer_work(reviewer=learner, task=task)
+    assert allocation.submission == theirs
+    assert services.allocate_peer_work(reviewer=learner, task=task) == allocation, "an open allocation is returned again"
+    services.record_review(reviewer=learner, submission=theirs, kind="peer", judgements=all_levels(theirs), comment="")
+    with pytest.raises(NotFound):
+        services.allocate_peer_work(reviewer=learner, task=task)  # only their own remains
+    late = make_user("late")
+    late_submission = submitted(late, task)
+    assert services.allocate_peer_work(reviewer=learner, task=task).submission == late_submission
+
+
+def test_peer_is_anonymous_both_ways(learner: User, other_learner: User, instructor: User, task: EvidenceTask) -> None:
+    theirs = submitted(other_learner, task)
+    allocation = services.allocate_peer_work(reviewer=learner, task=task)
+    page = signed_in(learner).get(reverse("evidence:submission", args=[theirs.pk])).content.decode()
+    assert "익명 동료" in page and other_learner.username not in page
+    services.record_review(reviewer=learner, submission=theirs, kind="peer", judgements=all_levels(theirs), comment="동료 의견")
+    services.release_reviews(instructor=instructor, submission=theirs)
+    author_page = signed_in(other_learner).get(reverse("evidence:submission", args=[theirs.pk])).content.decode()
+    assert "동료 의견" in author_page and learner.username not in author_page
+    assert allocation.reproductions.count() == 0
+
+
+def test_a_peer_without_allocation_gets_404(learner: User, other_learner: User, task: EvidenceTask) -> None:
+    theirs = submitted(other_learner, task)
+    assert signed_in(learner).get(reverse("evidence:submission", args=[theirs.pk])).status_code == 404
+    with pytest.raises(NotFound):
+        services.record_review(reviewer=learner, submission=theirs, kind="peer", judgements=all_levels(theirs), comment="")
+
+
+def test_flag_one_criterion_and_resolve_with_a_reason(learner: User, other_learner: User, instructor: User,
+                                                      task: EvidenceTask) -> None:
+    mine = submitted(learner, task)
+    services.allocate_peer_work(reviewer=other_learner, task=task)
+    review = services.record_review(reviewer=other_learner, submission=mine, kind="peer", judgements=all_levels(mine), comment="")
+    criterion = mine.rubric_version.criteria[0]["key"]
+    with pytest.raises(NotFound):
+        services.flag_criterion(author=learner, review=review, criterion=criterion, reason="아직 공개 전")
+    services.release_reviews(instructor=instructor, submission=mine)
+    review.refresh_from_db()
+    flag = services.flag_criterion(author=learner, review=review, criterion=criterion, reason="2번 줄을 인용했습니다")
+    with pytest.raises(Conflict):
+        services.flag_criterion(author=learner, review=review, criterion=criterion, reason="다시")
+    services.rate_helpful(author=learner, review=review, helpful=True)
+    with pytest.raises(NotFound):
+        services.resolve_flag(instructor=other_learner, flag=flag, resolution="x")
+    services.resolve_flag(instructor=instructor, flag=flag, resolution="인용이 맞습니다. 충족으로 봅니다.")
+    flag.refresh_from_db()
+    assert flag.resolved_by == instructor and AuditEntry.objects.filter(action="flag.resolve").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_peer_reproduces_an_attached_run_in_the_sandbox(learner: User, other_learner: User, drain_queue) -> None:
+    load_course(content_dir=settings.CONTENT_DIR)
+    task = EvidenceTask.objects.get(slug="tr-practice")
+    lab = task.lesson.labs.first()
+    run = request_run(user=other_learner, lab=lab, code="print('같은 출력')", step="run", idempotency_key="orig")
+    drain_queue()
+    services.save_draft(author=other_learner, task=task, text="실행을 붙입니다", run_ids=[run.pk], lines=[])
+    theirs = services.submit(author=other_learner, task=task, submit_key="s")
+    allocation = services.allocate_peer_work(reviewer=learner, task=task)
+    reproduction = services.reproduce_run(reviewer=learner, allocation=allocation, run=run)
+    assert reproduction.status == "pending"
+    drain_queue()
+    assert services.settle_reproduction(reproduction=reproduction).status == "reproduced"
+    assert theirs.lab_runs.count() == 1
