@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.db.models import Q
 from django.utils import timezone
 
-from .models import ApiToken
+from . import access
+from .errors import NotFound
+from .models import ApiToken, AuditEntry, Cohort
 from .services import TOKEN_PREFIX, token_digest
 
 
@@ -22,3 +26,15 @@ def user_for_token(raw: str) -> AbstractBaseUser | None:
 
 def tokens_of(user: AbstractBaseUser) -> list[ApiToken]:
     return list(ApiToken.objects.filter(user=user))
+
+
+def audit_entries_for(user: AbstractBaseUser, *, limit: int = 200) -> list[AuditEntry]:
+    """Admins see every entry; an instructor sees what the people of their cohorts (and they) did."""
+    entries = AuditEntry.objects.select_related("actor").order_by("-at", "-id")
+    if user.is_superuser:
+        return list(entries[:limit])
+    if not access.is_instructor(user):
+        raise NotFound("찾을 수 없습니다.")
+    cohorts = Cohort.objects.taught_by(user)
+    people = get_user_model().objects.filter(Q(cohorts__in=cohorts) | Q(taught_cohorts__in=cohorts) | Q(pk=user.pk))
+    return list(entries.filter(actor__in=people.distinct())[:limit])

@@ -11,6 +11,7 @@ account_patterns = [
     path("sign-out/", views.SignOutView.as_view(), name="sign-out"),
     path("api-tokens/", views.api_tokens, name="api-tokens"),
     path("api-tokens/<int:token_id>/revoke/", views.revoke_api_token, name="revoke-api-token"),
+    path("audit/", views.audit_log, name="audit"),
 ]
 
 urlpatterns = [

@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import selectors, services
+from . import access, selectors, services
 from .forms import SignInForm, TokenForm
 
 
@@ -78,3 +78,15 @@ server_error = _error_page(
     500, "server_error", gettext_lazy("서버에서 문제가 생겼습니다"),
     gettext_lazy("잠시 뒤 다시 시도하세요. 쓰던 내용은 지워지지 않았습니다."),
 )
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def audit_log(request: HttpRequest) -> HttpResponse:
+    """Read-only: nobody can change or delete an entry through the site."""
+    return render(request, "tutor/audit_log.html", {"entries": selectors.audit_entries_for(request.user)})
+
+
+def roles(request: HttpRequest) -> dict[str, bool]:
+    """Template context: which role-specific links to show (access itself is checked by the selectors)."""
+    return {"is_instructor": access.is_instructor(request.user)}

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
@@ -12,6 +15,7 @@ from lessons.selectors import access_lesson
 from tutor import access
 from tutor.access import AnyUser
 from tutor.errors import NotFound
+from tutor.models import Cohort
 
 from .models import EvidenceTask, Flag, PeerAllocation, Review, Submission
 
@@ -108,3 +112,79 @@ def released_review_counts(user: AbstractBaseUser) -> dict[int, list[str]]:
 def open_allocations(user: AbstractBaseUser, task: EvidenceTask) -> list[PeerAllocation]:
     return list(PeerAllocation.objects.filter(reviewer=user, submission__task=task).select_related("submission")
                 .order_by("-created_at"))
+
+
+@dataclass
+class QueueRow:
+    """One learner's newest submission of a task, as the instructor's queue shows it."""
+
+    submission: Submission
+    peer_done: int
+    peer_min: int
+    has_instructor_review: bool
+    open_flags: int
+    disagreement: bool
+
+    @property
+    def state(self) -> str:
+        if self.submission.released_at:
+            return "released"
+        return "reviewed" if self.has_instructor_review else "needs_review"
+
+    @property
+    def waiting_for_peers(self) -> bool:
+        return self.peer_done < self.peer_min
+
+
+def _disagree(reviews: list[Review]) -> bool:
+    """Two non-self reviews judged the same criterion differently."""
+    seen: dict[str, set[str]] = {}
+    for review in reviews:
+        if review.kind == Review.Kind.SELF:
+            continue
+        for criterion, level in review.judgements.items():
+            seen.setdefault(criterion, set()).add(level)
+    return any(len(levels) > 1 for levels in seen.values())
+
+
+def instructor_queue(instructor: AnyUser, *, cohort_id: int | None = None, task_slug: str = "", state: str = "",
+                     flagged: bool = False, disagreement: bool = False) -> list[QueueRow]:
+    """Newest submissions of the instructor's cohorts, with the filters of the review queue."""
+    if not access.is_instructor(instructor):
+        raise NotFound(_("찾을 수 없습니다."))
+    cohorts = Cohort.objects.taught_by(instructor) if not instructor.is_superuser else Cohort.objects.all()
+    if cohort_id:
+        cohorts = cohorts.filter(pk=cohort_id)
+    learners = get_user_model().objects.filter(cohorts__in=cohorts).distinct()
+    submissions = (Submission.objects.submitted().filter(author__in=learners).select_related("task", "author")
+                   .prefetch_related("reviews", "allocations", "reviews__flags").order_by("submitted_at"))
+    if task_slug:
+        submissions = submissions.filter(task__slug=task_slug)
+    newest: dict[tuple[int, int], Submission] = {}
+    for submission in submissions:
+        newest[(submission.task_id, submission.author_id)] = submission
+    rows = []
+    for submission in newest.values():
+        reviews = list(submission.reviews.all())
+        rows.append(QueueRow(
+            submission=submission,
+            peer_done=sum(1 for a in submission.allocations.all() if a.completed_at),
+            peer_min=submission.task.min_peer_reviews,
+            has_instructor_review=any(r.kind == Review.Kind.INSTRUCTOR for r in reviews),
+            open_flags=sum(1 for r in reviews for f in r.flags.all() if f.resolved_at is None),
+            disagreement=_disagree(reviews),
+        ))
+    return [row for row in rows
+            if (not state or row.state == state) and (not flagged or row.open_flags)
+            and (not disagreement or row.disagreement)]
+
+
+def cohorts_of(instructor: AnyUser) -> list[Cohort]:
+    return list(Cohort.objects.taught_by(instructor))
+
+
+def access_cohort(instructor: AnyUser, cohort_id: int) -> Cohort:
+    cohort = Cohort.objects.taught_by(instructor).filter(pk=cohort_id).first() if access.is_instructor(instructor) else None
+    if cohort is None:
+        raise NotFound(_("그런 기수는 없습니다."))
+    return cohort

@@ -4,7 +4,11 @@ from . import views
 
 app_name = "evidence"
 urlpatterns = [
+    path("queue/", views.queue, name="queue"),
+    path("export.csv", views.export_csv, name="export"),
+    path("cohorts/<int:cohort_id>/progress/", views.cohort_progress, name="cohort-progress"),
     path("submissions/<int:submission_id>/", views.submission_detail, name="submission"),
+    path("submissions/<int:submission_id>/assign/", views.assign, name="assign"),
     path("submissions/<int:submission_id>/reviews/", views.add_review, name="review"),
     path("submissions/<int:submission_id>/release/", views.release, name="release"),
     path("submissions/<int:submission_id>/runs/<int:run_id>/reproduce/", views.reproduce, name="reproduce"),
@@ -13,6 +17,7 @@ urlpatterns = [
     path("flags/<int:flag_id>/resolve/", views.resolve_flag, name="resolve-flag"),
     path("<slug:slug>/", views.task_detail, name="task"),
     path("<slug:slug>/peer/", views.request_peer_work, name="peer"),
+    path("<slug:slug>/minimum/", views.lower_minimum, name="minimum"),
     path("<slug:slug>/draft/", views.save_draft, name="draft"),
     path("<slug:slug>/submit/", views.submit, name="submit"),
 ]

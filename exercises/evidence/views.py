@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import csv
 import uuid
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -12,11 +14,12 @@ from django.views.decorators.http import require_POST, require_safe
 
 from exercises.labs.records import digest_verifies
 from lessons.rendering import render_markdown
+from lessons.selectors import progress_of
 from tutor import access
 from tutor.errors import NotFound, TutorError
 
 from . import selectors, services
-from .models import INSUFFICIENT, Review
+from .models import INSUFFICIENT, EvidenceTask, Review
 
 
 def _numbers(raw: str) -> list[int]:
@@ -162,3 +165,73 @@ def resolve_flag(request: HttpRequest, flag_id: int) -> HttpResponse:
     flag = selectors.access_flag(request.user, flag_id)
     services.resolve_flag(instructor=request.user, flag=flag, resolution=request.POST.get("resolution", ""))
     return redirect("evidence:submission", submission_id=flag.review.submission_id)
+
+
+@require_safe
+def queue(request: HttpRequest) -> HttpResponse:
+    """The instructor's review queue, filtered by cohort, task, state, flags and disagreement."""
+    cohort = request.GET.get("cohort", "")
+    rows = selectors.instructor_queue(
+        request.user, cohort_id=int(cohort) if cohort.isdigit() else None, task_slug=request.GET.get("task", ""),
+        state=request.GET.get("state", ""), flagged="flagged" in request.GET, disagreement="disagreement" in request.GET,
+    )
+    return render(request, "evidence/queue.html", {
+        "rows": rows, "cohorts": selectors.cohorts_of(request.user),
+        "tasks": EvidenceTask.objects.active().order_by("lesson__order", "order"),
+        "learners": get_user_model().objects.filter(cohorts__in=selectors.cohorts_of(request.user)).distinct(),
+        "filters": request.GET,
+    })
+
+
+@require_POST
+def assign(request: HttpRequest, submission_id: int) -> HttpResponse:
+    submission = selectors.access_submission(request.user, submission_id)
+    reviewer = get_user_model().objects.filter(pk=request.POST.get("reviewer", "0")).first()
+    if reviewer is None:
+        raise NotFound(_("그런 학습자는 없습니다."))
+    services.assign_peer(instructor=request.user, submission=submission, reviewer=reviewer)
+    messages.success(request, _("동료 검토를 배정했습니다."))
+    return redirect("evidence:queue")
+
+
+@require_POST
+def lower_minimum(request: HttpRequest, slug: str) -> HttpResponse:
+    task = selectors.access_task(request.user, slug)
+    raw = request.POST.get("minimum", "")
+    services.set_min_peer_reviews(instructor=request.user, task=task, minimum=int(raw) if raw.isdigit() else -1,
+                                  reason=request.POST.get("reason", ""))
+    messages.success(request, _("최소 동료 검토 수를 바꿨습니다."))
+    return redirect("evidence:queue")
+
+
+@require_safe
+def export_csv(request: HttpRequest) -> HttpResponse:
+    """Submissions and reviews of the instructor's cohorts, one review (or unreviewed submission) per row."""
+    rows = selectors.instructor_queue(request.user)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="evidence-reviews.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["task", "learner", "version", "submitted_at", "rubric_version", "released",
+                     "review_kind", "reviewer", "judgements", "comment"])
+    for row in rows:
+        s = row.submission
+        base = [s.task.slug, s.author.get_username(), s.version, s.submitted_at.isoformat(), s.rubric_version_id,
+                "yes" if s.released_at else "no"]
+        reviews = list(s.reviews.all()) or [None]
+        for review in reviews:
+            if review is None:
+                writer.writerow([*base, "", "", "", ""])
+            else:
+                writer.writerow([*base, review.kind, review.reviewer.get_username(),
+                                 ";".join(f"{k}={v}" for k, v in review.judgements.items()), review.comment])
+    return response
+
+
+@require_safe
+def cohort_progress(request: HttpRequest, cohort_id: int) -> HttpResponse:
+    """Completion, self-report and review side by side, per learner and lesson; never merged."""
+    cohort = selectors.access_cohort(request.user, cohort_id)
+    learners = list(cohort.learners.order_by("username"))
+    return render(request, "evidence/cohort_progress.html", {
+        "cohort": cohort, "table": [(learner, progress_of(learner)) for learner in learners],
+    })

@@ -1,0 +1,101 @@
+"""Instructor pages: the queue and its filters, who is waiting, CSV export, cohort progress, the audit log;
+each only for the instructor's own cohorts."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from exercises.evidence import services
+from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Submission
+from lessons.models import Lesson
+from tests.conftest import signed_in
+from tutor.models import Cohort
+from tutor.roles import Role
+
+
+@pytest.fixture
+def task(course: list[Lesson]) -> EvidenceTask:
+    return EvidenceTask.objects.get(slug="afs-practice")
+
+
+def submitted(author: User, task: EvidenceTask) -> Submission:
+    services.save_draft(author=author, task=task, text=f"{author.username}의 증거", run_ids=[], lines=[])
+    return services.submit(author=author, task=task, submit_key=f"k-{author.pk}")
+
+
+def levels(submission: Submission, pick: int) -> dict[str, str]:
+    return {c["key"]: (c["levels"][pick]["key"] if pick >= 0 else INSUFFICIENT) for c in submission.rubric_version.criteria}
+
+
+def test_queue_shows_waiting_disagreement_and_flags(learner: User, other_learner: User, make_user, instructor: User,
+                                                    task: EvidenceTask) -> None:
+    third = make_user("third")
+    mine = submitted(learner, task)
+    for peer, pick in ((other_learner, 0), (third, -1)):
+        allocation = services.assign_peer(instructor=instructor, submission=mine, reviewer=peer)
+        services.record_review(reviewer=peer, submission=allocation.submission, kind="peer", judgements=levels(mine, pick), comment="")
+    client = signed_in(instructor)
+    page = client.get(reverse("evidence:queue")).content.decode()
+    assert "learner" in page and "불일치" in page
+    only = client.get(reverse("evidence:queue"), {"disagreement": "on"}).content.decode()
+    assert "learner · 판 1" in only
+    none = client.get(reverse("evidence:queue"), {"state": "released"}).content.decode()
+    assert "learner · 판 1" not in none
+
+
+def test_waiting_submission_can_be_assigned_or_its_minimum_lowered(learner: User, other_learner: User,
+                                                                   instructor: User, task: EvidenceTask) -> None:
+    mine = submitted(learner, task)
+    client = signed_in(instructor)
+    assert "기다리는 중" in client.get(reverse("evidence:queue")).content.decode()
+    client.post(reverse("evidence:assign", args=[mine.pk]), {"reviewer": other_learner.pk})
+    assert mine.allocations.get().reviewer == other_learner
+    client.post(reverse("evidence:minimum", args=[task.slug]), {"minimum": "0", "reason": "시간 부족"})
+    task.refresh_from_db()
+    assert task.min_peer_reviews == 0
+
+
+def test_csv_export_lists_only_the_instructors_cohorts(learner: User, make_user, instructor: User, task: EvidenceTask) -> None:
+    submitted(learner, task)
+    stranger = make_user("stranger", in_cohort=False)
+    Cohort.objects.create(name="다른 기수").learners.add(stranger)
+    submitted(stranger, task)
+    response = signed_in(instructor).get(reverse("evidence:export"))
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0][:2] == ["task", "learner"] and [r[1] for r in rows[1:]] == ["learner"]
+
+
+def test_learners_and_outside_instructors_cannot_use_instructor_pages(learner: User, make_user, instructor: User,
+                                                                      cohort: Cohort, task: EvidenceTask) -> None:
+    outsider = make_user("far", Role.INSTRUCTOR, in_cohort=False)
+    for user in (learner, make_user("keeper", Role.FIXTURE_ADMIN)):
+        client = signed_in(user)
+        for url in (reverse("evidence:queue"), reverse("evidence:export"), reverse("tutor:audit"),
+                    reverse("evidence:cohort-progress", args=[cohort.pk])):
+            assert client.get(url).status_code == 404, (user.username, url)
+    assert signed_in(outsider).get(reverse("evidence:cohort-progress", args=[cohort.pk])).status_code == 404
+    assert signed_in(instructor).get(reverse("evidence:cohort-progress", args=[cohort.pk])).status_code == 200
+
+
+def test_cohort_progress_shows_the_three_tracks(learner: User, instructor: User, cohort: Cohort, task: EvidenceTask) -> None:
+    mine = submitted(learner, task)
+    services.record_review(reviewer=learner, submission=mine, kind="self", judgements=levels(mine, -1), comment="")
+    page = signed_in(instructor).get(reverse("evidence:cohort-progress", args=[cohort.pk])).content.decode()
+    assert "진도" in page and "자기 점검" in page and "검토" in page and "본인 검토" in page
+    assert "인증하지 않습니다" in page
+
+
+def test_audit_log_is_read_only_and_scoped(learner: User, instructor: User, make_user, task: EvidenceTask) -> None:
+    mine = submitted(learner, task)
+    services.release_reviews(instructor=instructor, submission=mine)
+    page = signed_in(instructor).get(reverse("tutor:audit")).content.decode()
+    assert "review.release" in page
+    outsider = make_user("far", Role.INSTRUCTOR, in_cohort=False)
+    assert "review.release" not in signed_in(outsider).get(reverse("tutor:audit")).content.decode()
+    assert signed_in(instructor).post(reverse("tutor:audit")).status_code == 405
