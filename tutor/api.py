@@ -138,3 +138,4 @@ def unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
 api.add_router("/", "lessons.api.router")
 api.add_router("/labs/", "exercises.labs.api.router")
 api.add_router("/grounding/", "exercises.grounding.api.router")
+api.add_router("/evidence/", "exercises.evidence.api.router")
