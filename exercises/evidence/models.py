@@ -95,6 +95,8 @@ class Submission(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     submitted_at = models.DateTimeField(null=True, blank=True)
     released_at = models.DateTimeField(null=True, blank=True, help_text="Reviews of it are visible to the author from then.")
+    disagreement_resolution = models.TextField(blank=True, help_text="The instructor's reason when reviews disagreed.")
+    disagreement_resolved_at = models.DateTimeField(null=True, blank=True)
 
     objects = SubmissionQuerySet.as_manager()
 

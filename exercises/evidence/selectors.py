@@ -136,7 +136,7 @@ class QueueRow:
         return self.peer_done < self.peer_min
 
 
-def _disagree(reviews: list[Review]) -> bool:
+def reviews_disagree(reviews: list[Review]) -> bool:
     """Two non-self reviews judged the same criterion differently."""
     seen: dict[str, set[str]] = {}
     for review in reviews:
@@ -172,7 +172,7 @@ def instructor_queue(instructor: AnyUser, *, cohort_id: int | None = None, task_
             peer_min=submission.task.min_peer_reviews,
             has_instructor_review=any(r.kind == Review.Kind.INSTRUCTOR for r in reviews),
             open_flags=sum(1 for r in reviews for f in r.flags.all() if f.resolved_at is None),
-            disagreement=_disagree(reviews),
+            disagreement=reviews_disagree(reviews) and submission.disagreement_resolved_at is None,
         ))
     return [row for row in rows
             if (not state or row.state == state) and (not flagged or row.open_flags)

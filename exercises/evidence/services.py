@@ -298,3 +298,17 @@ def resolve_flag(*, instructor: AbstractBaseUser, flag: Flag, resolution: str) -
         audit.record(actor=instructor, action="flag.resolve", target=flag.review.submission, reason=flag.resolution,
                      detail={"flag": flag.pk})
     return flag
+
+
+@transaction.atomic
+def resolve_disagreement(*, instructor: AbstractBaseUser, submission: Submission, reason: str) -> Submission:
+    """Close a disagreement between reviews with the instructor's reason (their own review is the final word)."""
+    if not access.instructs(instructor, submission.author):
+        raise NotFound(_("그런 제출은 없습니다."))
+    if not reason.strip():
+        raise TutorError(_("불일치를 해결한 이유를 적어 주세요."))
+    submission.disagreement_resolution = reason.strip()[:2000]
+    submission.disagreement_resolved_at = timezone.now()
+    submission.save(update_fields=["disagreement_resolution", "disagreement_resolved_at"])
+    audit.record(actor=instructor, action="review.resolve_disagreement", target=submission, reason=submission.disagreement_resolution)
+    return submission

@@ -9,6 +9,7 @@ urlpatterns = [
     path("cohorts/<int:cohort_id>/progress/", views.cohort_progress, name="cohort-progress"),
     path("submissions/<int:submission_id>/", views.submission_detail, name="submission"),
     path("submissions/<int:submission_id>/assign/", views.assign, name="assign"),
+    path("submissions/<int:submission_id>/resolve/", views.resolve_disagreement, name="resolve-disagreement"),
     path("submissions/<int:submission_id>/reviews/", views.add_review, name="review"),
     path("submissions/<int:submission_id>/release/", views.release, name="release"),
     path("submissions/<int:submission_id>/runs/<int:run_id>/reproduce/", views.reproduce, name="reproduce"),

@@ -95,6 +95,7 @@ def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
         "already_reviewed": any(r.reviewer_id == request.user.pk for r in reviews),
         "can_release": is_instructor and submission.released_at is None,
         "can_resolve": is_instructor,
+        "disagreement": is_instructor and selectors.reviews_disagree(reviews) and submission.disagreement_resolved_at is None,
         "insufficient": INSUFFICIENT,
         # Peers never learn the author's name: not in the page, not in an attribute.
         "author_label": _("나") if is_author else submission.author.get_username() if is_instructor else _("익명 동료"),
@@ -235,3 +236,11 @@ def cohort_progress(request: HttpRequest, cohort_id: int) -> HttpResponse:
     return render(request, "evidence/cohort_progress.html", {
         "cohort": cohort, "table": [(learner, progress_of(learner)) for learner in learners],
     })
+
+
+@require_POST
+def resolve_disagreement(request: HttpRequest, submission_id: int) -> HttpResponse:
+    submission = selectors.access_submission(request.user, submission_id)
+    services.resolve_disagreement(instructor=request.user, submission=submission, reason=request.POST.get("reason", ""))
+    messages.success(request, _("불일치를 해결했습니다."))
+    return redirect("evidence:submission", submission_id=submission.pk)

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
+from django.conf import settings
+from django.db import connection
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -39,3 +43,29 @@ def page(browser: object, live_server: object) -> Iterator[object]:
     page.on("console", lambda message: "Content Security Policy" in message.text and page.csp_violations.append(message.text))
     yield page
     context.close()
+
+
+def database_url() -> str:
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    return f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture
+def worker(live_server: object) -> Iterator[subprocess.Popen]:
+    """The site's real worker process (sandbox self-test, then db_worker) on the test database."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tutor.settings.test", "DATABASE_URL": database_url()}
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    process = subprocess.Popen([sys.executable, "manage.py", "worker"], cwd=settings.BASE_DIR, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    yield process
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    print(process.stdout.read())  # shown by pytest when the test fails
+
+

@@ -2,47 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
 
 import pytest
-from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import connection
 
 from exercises.labs.models import Lab, LabRun
 from lessons.models import Lesson
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def database_url() -> str:
-    db = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{db['NAME']}"
-    return f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-@pytest.fixture
-def worker(live_server) -> Iterator[subprocess.Popen]:
-    """The site's real worker process (sandbox self-test, then db_worker) on the test database."""
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tutor.settings.test", "DATABASE_URL": database_url()}
-    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    process = subprocess.Popen([sys.executable, "manage.py", "worker"], cwd=settings.BASE_DIR, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    yield process
-    process.terminate()
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-    print(process.stdout.read())  # shown by pytest when the test fails
 
 
 def sign_in(page, live_server) -> None:

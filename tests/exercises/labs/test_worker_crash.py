@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 
 from exercises.labs import services
 from exercises.labs.models import Lab, LabRun
-from tests.e2e.test_lab_flow import database_url
+from tests.e2e.conftest import database_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
