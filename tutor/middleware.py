@@ -24,11 +24,16 @@ class TutorErrorMiddleware:
         if not isinstance(exc, TutorError) or request.path.startswith("/api/"):
             return None
         if isinstance(exc, SignInRequired):
-            target = request.get_full_path() if request.method == "GET" else request.headers.get("HX-Current-URL", "/")
+            if getattr(request, "htmx", False):
+                target = request.headers.get("HX-Current-URL", "/")
+            else:
+                target = request.get_full_path() if request.method == "GET" else "/"
             url = f"{reverse(settings.LOGIN_URL)}?{urlencode({'next': target})}"
             if getattr(request, "htmx", False):
-                response = HttpResponse(status=204)
-                response["HX-Redirect"] = url
+                # Stay on the page so nothing typed is lost; the browser keeps a draft copy.
+                response = render(request, "errors/sign_in_fragment.html", {"sign_in_url": url}, status=401)
+                response["HX-Retarget"] = "#problem-area"
+                response["HX-Reswap"] = "innerHTML"
                 return response
             return HttpResponseRedirect(url)
         context = {"status": exc.status, "title": exc.title, "detail": exc.detail}

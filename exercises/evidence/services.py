@@ -312,3 +312,17 @@ def resolve_disagreement(*, instructor: AbstractBaseUser, submission: Submission
     submission.save(update_fields=["disagreement_resolution", "disagreement_resolved_at"])
     audit.record(actor=instructor, action="review.resolve_disagreement", target=submission, reason=submission.disagreement_resolution)
     return submission
+
+
+def release_task(*, instructor: AbstractBaseUser, task: EvidenceTask) -> int:
+    """Release the reviews of every submission of ``task`` in the instructor's cohorts; return how many."""
+    if not access.is_instructor(instructor):
+        raise NotFound(_("그런 과제는 없습니다."))
+    cohorts = Cohort.objects.taught_by(instructor)
+    pending = Submission.objects.submitted().filter(task=task, released_at__isnull=True,
+                                                    author__cohorts__in=cohorts).distinct()
+    count = 0
+    for submission in pending:
+        release_reviews(instructor=instructor, submission=submission, reason=_("과제 단위 공개"))
+        count += 1
+    return count

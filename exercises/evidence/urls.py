@@ -19,6 +19,7 @@ urlpatterns = [
     path("<slug:slug>/", views.task_detail, name="task"),
     path("<slug:slug>/peer/", views.request_peer_work, name="peer"),
     path("<slug:slug>/minimum/", views.lower_minimum, name="minimum"),
+    path("<slug:slug>/release/", views.release_task, name="release-task"),
     path("<slug:slug>/draft/", views.save_draft, name="draft"),
     path("<slug:slug>/submit/", views.submit, name="submit"),
 ]

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -244,3 +245,11 @@ def resolve_disagreement(request: HttpRequest, submission_id: int) -> HttpRespon
     services.resolve_disagreement(instructor=request.user, submission=submission, reason=request.POST.get("reason", ""))
     messages.success(request, _("불일치를 해결했습니다."))
     return redirect("evidence:submission", submission_id=submission.pk)
+
+
+@require_POST
+def release_task(request: HttpRequest, slug: str) -> HttpResponse:
+    task = selectors.access_task(request.user, slug)
+    count = services.release_task(instructor=request.user, task=task)
+    messages.success(request, _("%(n)d개 제출의 검토를 공개했습니다.") % {"n": count})
+    return redirect(f"{reverse('evidence:queue')}?task={task.slug}")

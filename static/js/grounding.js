@@ -87,16 +87,10 @@
 
   document.addEventListener("input", function (event) {
     if (event.target.matches && event.target.matches("input[name^='lines-']")) { setActive(claimOf(event.target)); highlight(); }
-    if (event.target.matches && event.target.matches("textarea[data-draft-key]")) {
-      try { localStorage.setItem(event.target.getAttribute("data-draft-key"), event.target.value); } catch (e) { /* ignore */ }
-    }
   });
 
   document.addEventListener("DOMContentLoaded", function () {
     document.documentElement.classList.add("js");
-    document.querySelectorAll("textarea[data-draft-key]").forEach(function (area) {
-      try { if (!area.value) area.value = localStorage.getItem(area.getAttribute("data-draft-key")) || ""; } catch (e) { /* ignore */ }
-    });
     var first = document.querySelector("fieldset.claim");
     if (first) { active = first; highlight(); }
   });

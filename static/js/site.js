@@ -15,6 +15,35 @@
     });
   }
 
+  // Drafts: a copy of what is typed stays in this browser, so an expired session or a closed
+  // tab loses nothing. If the copy differs from what the server has, offer to bring it back.
+  function setupDrafts() {
+    document.querySelectorAll("textarea[data-draft-key]").forEach(function (area) {
+      var key = area.getAttribute("data-draft-key");
+      var kept = null;
+      try { kept = window.localStorage.getItem(key); } catch (e) { /* storage disabled */ }
+      if (kept && kept !== area.value) {
+        if (!area.value) {
+          area.value = kept;
+        } else {
+          var button = document.createElement("button");
+          button.type = "button";
+          button.className = "button-secondary button-small";
+          button.textContent = "이 브라우저에 남은 더 최근 글 불러오기";
+          button.addEventListener("click", function () {
+            area.value = kept;
+            area.dispatchEvent(new Event("input", { bubbles: true }));
+            button.remove();
+          });
+          area.insertAdjacentElement("afterend", button);
+        }
+      }
+      area.addEventListener("input", function () {
+        try { window.localStorage.setItem(key, area.value); } catch (e) { /* ignore */ }
+      });
+    });
+  }
+
   // Completion: tell the server once when a signed-in reader reaches each part.
   function setupPartsReached() {
     var body = document.querySelector(".lesson-body[data-part-base]");
@@ -44,6 +73,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     setupNotes();
+    setupDrafts();
     setupPartsReached();
   });
 })();

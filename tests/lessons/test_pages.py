@@ -46,10 +46,12 @@ def test_visitor_asking_for_an_answer_is_sent_to_sign_in(client: Client, lesson:
     assert not CompletionRecord.objects.exists()
 
 
-def test_visitor_htmx_request_for_an_answer_gets_a_redirect_header(client: Client, lesson: Lesson) -> None:
+def test_htmx_request_without_a_session_says_so_and_stays_on_the_page(client: Client, lesson: Lesson) -> None:
+    """No redirect away from a page where someone may be typing: a 401 fragment with a sign-in link instead."""
     check = first_check(lesson)
-    response = client.get(reverse("lessons:answer", args=[lesson.slug, check.key]), **HX)
-    assert response["HX-Redirect"].startswith(reverse("tutor:sign-in"))
+    response = client.get(reverse("lessons:answer", args=[lesson.slug, check.key]), **HX, HTTP_HX_CURRENT_URL="/x")
+    assert response.status_code == 401 and response["HX-Retarget"] == "#problem-area"
+    assert reverse("tutor:sign-in") in response.content.decode() and "이 브라우저에 남아" in response.content.decode()
     assert escape(check.explanation).encode() not in response.content
 
 

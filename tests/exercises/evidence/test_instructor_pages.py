@@ -99,3 +99,17 @@ def test_audit_log_is_read_only_and_scoped(learner: User, instructor: User, make
     outsider = make_user("far", Role.INSTRUCTOR, in_cohort=False)
     assert "review.release" not in signed_in(outsider).get(reverse("tutor:audit")).content.decode()
     assert signed_in(instructor).post(reverse("tutor:audit")).status_code == 405
+
+
+def test_release_per_task_covers_only_the_instructors_cohorts(learner: User, make_user, instructor: User,
+                                                              task: EvidenceTask) -> None:
+    mine = submitted(learner, task)
+    stranger = make_user("stranger", in_cohort=False)
+    Cohort.objects.create(name="다른 기수").learners.add(stranger)
+    theirs = submitted(stranger, task)
+    response = signed_in(instructor).post(reverse("evidence:release-task", args=[task.slug]))
+    assert response.status_code == 302
+    mine.refresh_from_db()
+    theirs.refresh_from_db()
+    assert mine.released_at is not None and theirs.released_at is None
+    assert signed_in(learner).post(reverse("evidence:release-task", args=[task.slug])).status_code == 404
