@@ -35,7 +35,7 @@ def submission_out(viewer: object, submission: Submission) -> dict:
         "fixture_version": submission.fixture_version.number if submission.fixture_version else None,
         "submitted_at": submission.submitted_at, "released": submission.released_at is not None,
         "reviews": [{"id": r.pk, "kind": r.kind, "reviewer": _reviewer_label(viewer, r), "judgements": r.judgements,
-                     "comment": r.comment, "created_at": r.created_at}
+                     "citations": r.citations, "comment": r.comment, "created_at": r.created_at}
                     for r in selectors.reviews_visible_to(viewer, submission)],
     }
 
@@ -61,7 +61,7 @@ def add_review(request: HttpRequest, submission_id: int, payload: ReviewIn) -> S
     else:
         kind = Review.Kind.PEER
     services.record_review(reviewer=request.auth, submission=submission, kind=kind, judgements=payload.judgements,
-                           comment=payload.comment)
+                           comment=payload.comment, citations=payload.citations)
     return Status(201, submission_out(request.auth, submission))
 
 

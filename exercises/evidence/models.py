@@ -124,6 +124,7 @@ class Review(models.Model):
     kind = models.CharField(max_length=12, choices=Kind.choices)
     rubric_version = models.ForeignKey(RubricVersion, on_delete=models.PROTECT, related_name="reviews")
     judgements = models.JSONField(default=dict, help_text="{criterion key: level key or 'insufficient'}")
+    citations = models.JSONField(default=dict, help_text="{criterion key: what in the submission supports the judgement}")
     comment = models.TextField(blank=True)
     helpful = models.BooleanField(null=True, blank=True, help_text="The author's rating of a peer review.")
     created_at = models.DateTimeField(auto_now_add=True)

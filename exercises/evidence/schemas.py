@@ -12,6 +12,7 @@ class ReviewOut(Schema):
     kind: str
     reviewer: str = Field(..., description="강사 검토만 이름, 동료 검토는 '익명 동료'")
     judgements: dict[str, str]
+    citations: dict[str, str]
     comment: str
     created_at: datetime
 
@@ -33,6 +34,7 @@ class SubmissionOut(Schema):
 
 class ReviewIn(Schema):
     judgements: dict[str, str]
+    citations: dict[str, str] = Field(default_factory=dict, description="기준별 근거: 인용한 글, '실행 #12', '3번 줄'")
     comment: str = ""
 
 

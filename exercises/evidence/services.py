@@ -124,7 +124,7 @@ def _check_judgements(rubric: RubricVersion, judgements: dict[str, str]) -> dict
 
 @transaction.atomic
 def record_review(*, reviewer: AbstractBaseUser, submission: Submission, kind: str, judgements: dict[str, str],
-                  comment: str) -> Review:
+                  comment: str, citations: dict[str, str] | None = None) -> Review:
     """Add one review record of ``kind``. Self by the author, instructor by an instructor of the author.
 
     A review never replaces another: each reviewer writes one record per kind.
@@ -146,6 +146,9 @@ def record_review(*, reviewer: AbstractBaseUser, submission: Submission, kind: s
     review = Review.objects.create(
         submission=submission, reviewer=reviewer, kind=kind, rubric_version=submission.rubric_version,
         judgements=_check_judgements(submission.rubric_version, judgements), comment=comment.strip()[:5000],
+        # What in the submission (a quote, "실행 #12", "3번 줄") the reviewer based each judgement on.
+        citations={key: str(text).strip()[:500] for key, text in (citations or {}).items()
+                   if key in judgements and str(text).strip()},
     )
     if allocation is not None:
         allocation.completed_at = timezone.now()

@@ -68,6 +68,16 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("evidence:submission", submission_id=submission.pk)
 
 
+def _review_lines(review: Review) -> list[tuple[str, str, str]]:
+    """(criterion, chosen level's label, citation) for display, in the rubric's order."""
+    lines = []
+    for criterion in review.rubric_version.criteria:
+        level = review.judgements.get(criterion["key"], "")
+        labels = {l["key"]: l["label"] for l in criterion["levels"]} | {INSUFFICIENT: _("근거 부족 / 보류")}
+        lines.append((criterion["title"], labels.get(level, "-"), review.citations.get(criterion["key"], "")))
+    return lines
+
+
 @require_safe
 def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
@@ -86,7 +96,7 @@ def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
                  for run in submission.lab_runs.select_related("lab")],
         "allocation": allocation,
         "cited": [(n, lines.get(n, "")) for n in submission.cited_lines],
-        "reviews": reviews,
+        "reviews": [(review, _review_lines(review)) for review in reviews],
         "criteria": submission.rubric_version.criteria,
         "standard_changed": (submission.rubric_version_id != task.current_rubric_id
                              or (task.fixture_id and submission.fixture_version_id != task.fixture.current_version_id)),
@@ -113,8 +123,9 @@ def add_review(request: HttpRequest, submission_id: int) -> HttpResponse:
     else:
         kind = Review.Kind.PEER
     judgements = {c["key"]: request.POST.get(f"criterion-{c['key']}", "") for c in submission.rubric_version.criteria}
+    citations = {c["key"]: request.POST.get(f"citation-{c['key']}", "") for c in submission.rubric_version.criteria}
     services.record_review(reviewer=request.user, submission=submission, kind=kind, judgements=judgements,
-                           comment=request.POST.get("comment", ""))
+                           comment=request.POST.get("comment", ""), citations=citations)
     messages.success(request, _("검토를 기록했습니다."))
     return redirect("evidence:submission", submission_id=submission.pk)
 

@@ -228,3 +228,15 @@ def test_peer_reproduces_an_attached_run_in_the_sandbox(learner: User, other_lea
     drain_queue()
     assert services.settle_reproduction(reproduction=reproduction).status == "reproduced"
     assert theirs.lab_runs.count() == 1
+
+
+def test_a_review_cites_what_each_judgement_rests_on(learner: User, instructor: User, task: EvidenceTask) -> None:
+    submission = submitted(learner, task)
+    first = submission.rubric_version.criteria[0]["key"]
+    response = signed_in(instructor).post(reverse("evidence:review", args=[submission.pk]), {
+        **{f"criterion-{k}": v for k, v in all_levels(submission).items()},
+        f"citation-{first}": "\"2번 줄에 따라\"라는 문장", "citation-unknown": "무시됨", "comment": "",
+    })
+    assert response.status_code == 302
+    review = Review.objects.get()
+    assert review.citations == {first: "\"2번 줄에 따라\"라는 문장"}
