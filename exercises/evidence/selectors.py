@@ -150,6 +150,7 @@ def reviews_disagree(reviews: list[Review]) -> bool:
 def instructor_queue(instructor: AnyUser, *, cohort_id: int | None = None, task_slug: str = "", state: str = "",
                      flagged: bool = False, disagreement: bool = False) -> list[QueueRow]:
     """Newest submissions of the instructor's cohorts, with the filters of the review queue."""
+    access.require_sign_in(instructor)
     if not access.is_instructor(instructor):
         raise NotFound(_("찾을 수 없습니다."))
     cohorts = Cohort.objects.taught_by(instructor) if not instructor.is_superuser else Cohort.objects.all()
@@ -184,6 +185,7 @@ def cohorts_of(instructor: AnyUser) -> list[Cohort]:
 
 
 def access_cohort(instructor: AnyUser, cohort_id: int) -> Cohort:
+    access.require_sign_in(instructor)
     cohort = Cohort.objects.taught_by(instructor).filter(pk=cohort_id).first() if access.is_instructor(instructor) else None
     if cohort is None:
         raise NotFound(_("그런 기수는 없습니다."))
