@@ -54,12 +54,7 @@ def get_submission(request: HttpRequest, submission_id: int) -> dict:
 @router.post("/submissions/{submission_id}/reviews", response={201: SubmissionOut}, summary="검토 기록 (본인·동료·강사)")
 def add_review(request: HttpRequest, submission_id: int, payload: ReviewIn) -> Status:
     submission = selectors.access_submission(request.auth, submission_id)
-    if submission.author_id == request.auth.pk:
-        kind = Review.Kind.SELF
-    elif access.instructs(request.auth, submission.author):
-        kind = Review.Kind.INSTRUCTOR
-    else:
-        kind = Review.Kind.PEER
+    kind = selectors.review_kind_for(request.auth, submission) or Review.Kind.PEER
     services.record_review(reviewer=request.auth, submission=submission, kind=kind, judgements=payload.judgements,
                            comment=payload.comment, citations=payload.citations)
     return Status(201, submission_out(request.auth, submission))

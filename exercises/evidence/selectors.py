@@ -53,6 +53,25 @@ def access_submission(user: AnyUser, submission_id: int) -> Submission:
     return submission
 
 
+def standard_changed(submission: Submission) -> bool:
+    """Say whether the task's rubric or fixture has a newer version than the one the submission used ("기준 변경됨")."""
+    task = submission.task
+    if submission.rubric_version_id != task.current_rubric_id:
+        return True
+    return bool(task.fixture_id and submission.fixture_version_id != task.fixture.current_version_id)
+
+
+def review_kind_for(user: AnyUser, submission: Submission) -> str | None:
+    """Which review ``user`` would write of ``submission``: self, instructor, peer (if allocated) or none."""
+    if submission.author_id == user.pk:
+        return Review.Kind.SELF
+    if access.instructs(user, submission.author):
+        return Review.Kind.INSTRUCTOR
+    if allocation_for(user, submission) is not None:
+        return Review.Kind.PEER
+    return None
+
+
 def access_review_of_own_work(user: AnyUser, review_id: int) -> Review:
     """A released review of the user's own submission (for rating and flagging); 404 otherwise."""
     access.require_sign_in(user)

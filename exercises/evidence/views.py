@@ -88,7 +88,6 @@ def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
     reproductions = {r.original_id: services.settle_reproduction(reproduction=r)
                      for r in allocation.reproductions.select_related("rerun", "original")} if allocation else {}
     lines = dict(enumerate(submission.fixture_version.text.splitlines(), start=1)) if submission.fixture_version else {}
-    task = submission.task
     return render(request, "evidence/submission_detail.html", {
         "submission": submission,
         "text_html": render_markdown(submission.text),
@@ -98,10 +97,8 @@ def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
         "cited": [(n, lines.get(n, "")) for n in submission.cited_lines],
         "reviews": [(review, _review_lines(review)) for review in reviews],
         "criteria": submission.rubric_version.criteria,
-        "standard_changed": (submission.rubric_version_id != task.current_rubric_id
-                             or (task.fixture_id and submission.fixture_version_id != task.fixture.current_version_id)),
-        "review_kind": (Review.Kind.SELF if is_author else Review.Kind.INSTRUCTOR if is_instructor
-                        else Review.Kind.PEER if allocation else None),
+        "standard_changed": selectors.standard_changed(submission),
+        "review_kind": selectors.review_kind_for(request.user, submission),
         "is_author": is_author,
         "already_reviewed": any(r.reviewer_id == request.user.pk for r in reviews),
         "can_release": is_instructor and submission.released_at is None,
@@ -116,12 +113,7 @@ def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
 @require_POST
 def add_review(request: HttpRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
-    if submission.author_id == request.user.pk:
-        kind = Review.Kind.SELF
-    elif access.instructs(request.user, submission.author):
-        kind = Review.Kind.INSTRUCTOR
-    else:
-        kind = Review.Kind.PEER
+    kind = selectors.review_kind_for(request.user, submission) or Review.Kind.PEER
     judgements = {c["key"]: request.POST.get(f"criterion-{c['key']}", "") for c in submission.rubric_version.criteria}
     citations = {c["key"]: request.POST.get(f"citation-{c['key']}", "") for c in submission.rubric_version.criteria}
     services.record_review(reviewer=request.user, submission=submission, kind=kind, judgements=judgements,

@@ -8,7 +8,6 @@ import io
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
 from django.urls import reverse
 
 from exercises.evidence import services
