@@ -24,7 +24,7 @@
       var id = inject.getAttribute("data-editor");
       var find = inject.getAttribute("data-inject-find");
       var code = getCode(id);
-      var status = document.getElementById("problem-area");
+      var status = document.getElementById("lab-status");
       if (code.indexOf(find) === -1) {
         status.textContent = "편집기 코드에서 '" + find + "'를 찾지 못했습니다. 직접 고쳐 주세요.";
         return;

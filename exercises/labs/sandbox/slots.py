@@ -72,7 +72,7 @@ def processes_of(uid: int) -> list[int]:
     return found
 
 
-def sweep(uid: int, *, timeout: float = 2.0) -> None:
+def sweep(uid: int, *, timeout: float = 5.0) -> None:
     """Kill every process the slot user still has and wait until none is left."""
     deadline = time.monotonic() + timeout
     while (pids := processes_of(uid)) and time.monotonic() < deadline:
