@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import access, selectors, services
+from . import selectors, services
 from .forms import SignInForm, TokenForm
 
 
@@ -86,7 +86,3 @@ def audit_log(request: HttpRequest) -> HttpResponse:
     """Read-only: nobody can change or delete an entry through the site."""
     return render(request, "tutor/audit_log.html", {"entries": selectors.audit_entries_for(request.user)})
 
-
-def roles(request: HttpRequest) -> dict[str, bool]:
-    """Template context: which role-specific links to show (access itself is checked by the selectors)."""
-    return {"is_instructor": access.is_instructor(request.user)}
