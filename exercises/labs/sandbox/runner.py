@@ -211,12 +211,13 @@ def _run_in_slot(code: str, files: Mapping[str, bytes], stdin: bytes | None, lim
         argv = bwrap_argv(config, limits, seccomp_fd=seccomp_fd, code_fd=code_fd, file_fds=file_fds,
                           argv=["/usr/bin/python3", "-E", "-s", "-S", PROGRAM])
         started = time.perf_counter()
-        process = subprocess.Popen(
-            argv, stdin=stdin_source, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            pass_fds=(seccomp_fd, code_fd, *file_fds.values()), env={}, start_new_session=True,
-            preexec_fn=functools.partial(_enter_slot, uid, limits),
-        )
-        slots.track(process.pid)
+        with slots.spawning() as track:
+            process = subprocess.Popen(
+                argv, stdin=stdin_source, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                pass_fds=(seccomp_fd, code_fd, *file_fds.values()), env={}, start_new_session=True,
+                preexec_fn=functools.partial(_enter_slot, uid, limits),
+            )
+            track(process.pid)
     finally:
         for fd in owned:
             os.close(fd)

@@ -111,7 +111,10 @@ class Verdict:
 
 
 def check_one(hostile: Hostile, *, limits: Limits, config: SandboxConfig) -> Verdict:
-    result = run_python(hostile.code, files=dict(hostile.files), limits=limits, config=config)
+    try:
+        result = run_python(hostile.code, files=dict(hostile.files), limits=limits, config=config)
+    except Exception as exc:  # a runner fault is a failed check, never a crashed worker
+        return Verdict(hostile.name, False, "error", f"{type(exc).__name__}: {exc}")
     if result.status == "refused":
         return Verdict(hostile.name, False, result.status, result.stderr[:200])
     contained = hostile.contained(result)

@@ -11,7 +11,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -89,10 +89,15 @@ _active: set[int] = set()
 _active_lock = threading.Lock()
 
 
-def track(pid: int) -> None:
-    """Note a bwrap process some run is watching, so the orphan reaper leaves it to that run."""
+@contextmanager
+def spawning() -> Iterator[Callable[[int], None]]:
+    """Hold off the orphan reaper while a run starts its bwrap, and note the new pid before letting go.
+
+    Without this, a bwrap that exits at once could be reaped by another
+    thread's reaper before its own run had recorded it, and its status lost.
+    """
     with _active_lock:
-        _active.add(pid)
+        yield _active.add
 
 
 def untrack(pid: int) -> None:
@@ -110,16 +115,18 @@ def reap_orphans() -> None:
     never hides the others.
     """
     me = os.getpid()
+    with _active_lock:
+        _reap_unwatched(me)
+
+
+def _reap_unwatched(me: int) -> None:
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
         pid = int(entry.name)
         fields = _stat_fields(pid)
-        if not fields or fields[0] != b"Z" or int(fields[1]) != me or int(fields[3]) != pid:
+        if not fields or fields[0] != b"Z" or int(fields[1]) != me or int(fields[3]) != pid or pid in _active:
             continue
-        with _active_lock:
-            if pid in _active:
-                continue
         try:
             os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:
