@@ -61,7 +61,7 @@ def _upsert_task(*, lesson: Lesson, spec: dict[str, Any]) -> str:
 
 
 def _line_count(task: EvidenceTask) -> int:
-    return len(task.fixture.current_version.text.splitlines()) if task.fixture and task.fixture.current_version else 0
+    return len(task.fixture.current_version.numbered_lines()) if task.fixture and task.fixture.current_version else 0
 
 
 @transaction.atomic

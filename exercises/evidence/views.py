@@ -39,7 +39,7 @@ def task_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "draft": draft,
         "attached": {run.pk for run in draft.lab_runs.all()} if draft else set(),
         "runs": selectors.attachable_runs(request.user, task),
-        "lines": list(enumerate(task.fixture.current_version.text.splitlines(), start=1)) if task.fixture else [],
+        "lines": task.fixture.current_version.numbered_lines() if task.fixture else [],
         "submissions": selectors.submissions_of(request.user, task),
         "allocations": selectors.open_allocations(request.user, task),
         "submit_key": uuid.uuid4().hex,
@@ -87,7 +87,7 @@ def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
     allocation = selectors.allocation_for(request.user, submission)
     reproductions = {r.original_id: services.settle_reproduction(reproduction=r)
                      for r in allocation.reproductions.select_related("rerun", "original")} if allocation else {}
-    lines = dict(enumerate(submission.fixture_version.text.splitlines(), start=1)) if submission.fixture_version else {}
+    lines = dict(submission.fixture_version.numbered_lines()) if submission.fixture_version else {}
     return render(request, "evidence/submission_detail.html", {
         "submission": submission,
         "text_html": render_markdown(submission.text),

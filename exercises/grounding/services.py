@@ -140,7 +140,7 @@ def _draft(attempt: Attempt) -> None:
 
 
 def _line_count(attempt: Attempt) -> int:
-    return len(attempt.fixture_version.text.splitlines())
+    return len(attempt.fixture_version.numbered_lines())
 
 
 def parse_lines(raw: str, *, line_count: int) -> list[int]:

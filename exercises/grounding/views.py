@@ -16,10 +16,6 @@ from .models import Attempt, Judgement
 _FIELD = re.compile(r"^(judgement|question|lines)-(\d+)$")
 
 
-def _source_lines(text: str) -> list[tuple[int, str]]:
-    return list(enumerate(text.splitlines(), start=1))
-
-
 @require_safe
 def exercise_detail(request: HttpRequest, slug: str) -> HttpResponse:
     exercise = selectors.access_exercise(request.user, slug)
@@ -29,7 +25,7 @@ def exercise_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "exercise": exercise,
         "variant": variant,
         "variants": list(exercise.variants.all()),
-        "lines": _source_lines(fixture.current_version.text),
+        "lines": fixture.current_version.numbered_lines(),
         "fixture_version": fixture.current_version,
         "questions": list(exercise.questions.values("key", "text")),
         "samples": [s for s in exercise.samples.all() if s.variant_key == (variant.key if variant else "")],
@@ -53,7 +49,7 @@ def _marking_context(attempt: Attempt) -> dict:
     return {
         "attempt": attempt,
         "claims": list(attempt.claims.all()),
-        "lines": _source_lines(attempt.fixture_version.text),
+        "lines": attempt.fixture_version.numbered_lines(),
         "questions": list(attempt.exercise.questions.values("key", "text")),
         "judgements": Judgement.choices,
     }
@@ -64,7 +60,7 @@ def attempt_detail(request: HttpRequest, attempt_id: int) -> HttpResponse:
     attempt = selectors.access_attempt(request.user, attempt_id)
     if attempt.status == Attempt.Status.SUBMITTED:
         return render(request, "grounding/feedback.html", {"attempt": attempt, "feedback": attempt.feedback,
-                                                           "lines": _source_lines(attempt.fixture_version.text)})
+                                                           "lines": attempt.fixture_version.numbered_lines()})
     context = _marking_context(attempt)
     context["read_only"] = attempt.user_id != request.user.pk
     return render(request, "grounding/attempt_marking.html", context)
@@ -119,7 +115,7 @@ def claim_suggestions(request: HttpRequest, attempt_id: int, claim_id: int) -> H
     if claim is None:
         return redirect("grounding:attempt", attempt_id=attempt.pk)
     suggestion = suggest(attempt.fixture_version.text, [claim.text])[0]
-    lines = dict(_source_lines(attempt.fixture_version.text))
+    lines = dict(attempt.fixture_version.numbered_lines())
     context = {"claim": claim, "suggestion": suggestion,
                "candidates": [(s.line, s.score, lines.get(s.line, "")) for s in suggestion.lines]}
     if request.htmx:
