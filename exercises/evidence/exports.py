@@ -18,7 +18,7 @@ from lessons.selectors import progress_of
 from tutor.access import AnyUser
 
 from .models import Review, Submission
-from .selectors import instructor_cohorts, disagreeing_criteria, level_label, peer_minimum
+from .selectors import disagreeing_criteria, instructor_cohorts, level_label, peer_minimum
 
 BOM = "\ufeff"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

@@ -24,7 +24,14 @@ from tutor import access, audit
 from tutor.errors import Conflict, NotFound, TutorError
 from tutor.models import Cohort
 
-from .models import CalibrationExample, CalibrationReview, EvidenceTask, PeerAllocation, Reproduction, Submission
+from .models import (
+    CalibrationExample,
+    CalibrationReview,
+    EvidenceTask,
+    PeerAllocation,
+    Reproduction,
+    Submission,
+)
 
 
 def lease_length() -> timedelta:
