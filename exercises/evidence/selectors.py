@@ -129,11 +129,15 @@ def reviews_visible_to(user: AnyUser, submission: Submission) -> list[Review]:
     return list(reviews.filter(reviewer=user))
 
 
-def visible_flag_answer(user: AnyUser, flag: Flag) -> str:
-    """A flag's answer: for the author's instructors always, for the author once released, else nothing."""
-    if access.sees_unreleased(user, author=flag.review.submission.author):
-        return flag.resolution
-    return flag.resolution if flag.resolution_released_at else ""
+def flags_visible_to(user: AnyUser, review: Review) -> list[tuple[Flag, str]]:
+    """Flags with their answers: all of it for the author's instructors; the author sees their flags and each
+    answer once released; a peer sees none (a dispute and its answer are between author and instructor)."""
+    author = review.submission.author
+    if access.sees_unreleased(user, author=author):
+        return [(flag, flag.resolution) for flag in review.flags.all()]
+    if user.pk != author.pk:
+        return []
+    return [(flag, flag.resolution if flag.resolution_released_at else "") for flag in review.flags.all()]
 
 
 def visible_disagreement_note(user: AnyUser, submission: Submission) -> str:

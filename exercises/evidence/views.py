@@ -105,10 +105,6 @@ def _review_lines(review: Review) -> list[tuple[str, str, str]]:
              review.citations.get(c["key"], "")) for c in review.rubric_version.criteria]
 
 
-def _flags(user: object, review: Review) -> list[tuple[object, str]]:
-    return [(flag, selectors.visible_flag_answer(user, flag)) for flag in review.flags.all()]
-
-
 @require_safe
 def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
     user = request.user
@@ -135,7 +131,7 @@ def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
         "lease_live": lease_live,
         "may_give_back": allocation is not None and selectors.may_give_back(user, submission.task),
         "cited": [(n, lines.get(n, "")) for n in submission.cited_lines],
-        "reviews": [(review, _review_lines(review), _flags(user, review), selectors.name_of_reviewer(user, review),
+        "reviews": [(review, _review_lines(review), selectors.flags_visible_to(user, review), selectors.name_of_reviewer(user, review),
                      access.may_release(user, author=submission.author, cohort=review.cohort)
                      and review.released_at is None and review.kind != Review.Kind.SELF,
                      access.may_flag(user, author=submission.author, review_kind=review.kind,
