@@ -46,9 +46,10 @@ def _read_criteria(path: Path, slug: str, raw_criteria: list[dict[str, Any]]) ->
     """Every level needs a description: a reviewer judges by it, not by a bare label like 부족."""
     criteria = []
     for criterion in raw_criteria:
-        levels = [{"key": str(l["key"]), "label": str(l["label"]), "description": str(l.get("description") or "").strip(),
-                   "points": l.get("points")} for l in criterion.get("levels", [])]
-        keys = [l["key"] for l in levels]
+        levels = [{"key": str(lv["key"]), "label": str(lv["label"]),
+                   "description": str(lv.get("description") or "").strip(), "points": lv.get("points")}
+                  for lv in criterion.get("levels", [])]
+        keys = [lv["key"] for lv in levels]
         if len(levels) < 2 or len(set(keys)) != len(keys) or INSUFFICIENT in keys:
             raise ContentError(f"{path}: {slug}/{criterion.get('key')}의 수준이 두 개 미만이거나 겹칩니다.")
         for level in levels:
@@ -74,7 +75,7 @@ def _read_calibration(path: Path, slug: str, criteria: list[dict[str, Any]],
         for criterion in criteria:
             entry = reference.get(criterion["key"]) or {}
             level, why = str(entry.get("level", "")), str(entry.get("why") or "").strip()
-            if level not in {l["key"] for l in criterion["levels"]} | {INSUFFICIENT} or not why:
+            if level not in {lv["key"] for lv in criterion["levels"]} | {INSUFFICIENT} or not why:
                 raise ContentError(f"{path}: {slug}/{key}의 참고 검토에 '{criterion['key']}' 수준과 이유(why)가 필요합니다.")
             judgements[criterion["key"]], reasons[criterion["key"]] = level, why
         if set(reference) - set(judgements):

@@ -11,7 +11,14 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from exercises.evidence import peer, selectors, services
-from exercises.evidence.models import INSUFFICIENT, CohortTaskSetting, EvidenceTask, Review, RubricVersion, Submission
+from exercises.evidence.models import (
+    INSUFFICIENT,
+    CohortTaskSetting,
+    EvidenceTask,
+    Review,
+    RubricVersion,
+    Submission,
+)
 from lessons.content import ContentError
 from lessons.models import Lesson
 from lessons.services import load_course
