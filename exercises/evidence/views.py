@@ -259,7 +259,8 @@ def queue(request: HttpRequest) -> HttpResponse:
 @require_POST
 def assign(request: HttpRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
-    reviewer = get_user_model().objects.filter(pk=request.POST.get("reviewer", "0") or 0).first()
+    raw = request.POST.get("reviewer", "")
+    reviewer = get_user_model().objects.filter(pk=int(raw)).first() if raw.isdigit() else None
     if reviewer is None:
         raise NotFound(_("그런 학습자는 없습니다."))
     peer.assign_peer(instructor=request.user, submission=submission, reviewer=reviewer)

@@ -153,6 +153,7 @@ def test_a_cohort_of_one_has_working_actions(make_user, instructor: User, task: 
     submitted(helper, task, "도우미 글")
     page = client.get(reverse("evidence:queue")).content.decode()
     assert f'<option value="{helper.pk}">helper' in page
+    assert client.post(reverse("evidence:assign", args=[mine.pk]), {"reviewer": "x' OR 1"}).status_code == 404
     assert client.post(reverse("evidence:assign", args=[mine.pk]), {"reviewer": helper.pk}).status_code == 302
     assert mine.allocations.get().reviewer == helper
     assert client.post(reverse("evidence:cohort-minimum", args=[solo_cohort.pk, task.slug]),
