@@ -53,6 +53,15 @@ def access_submission(user: AnyUser, submission_id: int) -> Submission:
     return submission
 
 
+def access_attached_run(user: AnyUser, submission_id: int, run_id: int) -> LabRun:
+    """A run attached to a submission, read-only, to whoever may see that submission (an allocated peer too)."""
+    submission = access_submission(user, submission_id)
+    run = submission.lab_runs.select_related("lab__lesson").filter(pk=run_id).first()
+    if run is None:
+        raise NotFound(_("그런 실행 기록은 없습니다."))
+    return run
+
+
 def standard_changed(submission: Submission) -> bool:
     """Say whether the task's rubric or fixture has a newer version than the one the submission used ("기준 변경됨")."""
     task = submission.task

@@ -12,6 +12,7 @@ urlpatterns = [
     path("submissions/<int:submission_id>/resolve/", views.resolve_disagreement, name="resolve-disagreement"),
     path("submissions/<int:submission_id>/reviews/", views.add_review, name="review"),
     path("submissions/<int:submission_id>/release/", views.release, name="release"),
+    path("submissions/<int:submission_id>/runs/<int:run_id>/", views.attached_run, name="attached-run"),
     path("submissions/<int:submission_id>/runs/<int:run_id>/reproduce/", views.reproduce, name="reproduce"),
     path("reviews/<int:review_id>/helpful/", views.rate_review, name="helpful"),
     path("reviews/<int:review_id>/flag/", views.flag_review, name="flag"),

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from exercises.labs.records import digest_verifies
+from exercises.labs.records import check_seal
 from lessons.rendering import render_markdown
 from lessons.selectors import progress_of
 from tutor import access
@@ -79,6 +79,15 @@ def _review_lines(review: Review) -> list[tuple[str, str, str]]:
 
 
 @require_safe
+def attached_run(request: HttpRequest, submission_id: int, run_id: int) -> HttpResponse:
+    """The full record of an attached run, with its seal; read-only, without the author's name."""
+    run = selectors.access_attached_run(request.user, submission_id, run_id)
+    return render(request, "labs/run_detail.html", {
+        "run": run, "seal": check_seal(run), "back_url": reverse("evidence:submission", args=[submission_id]),
+    })
+
+
+@require_safe
 def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
     reviews = selectors.reviews_visible_to(request.user, submission)  # flags are prefetched below
@@ -91,7 +100,7 @@ def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
     return render(request, "evidence/submission_detail.html", {
         "submission": submission,
         "text_html": render_markdown(submission.text),
-        "runs": [(run, digest_verifies(run), reproductions.get(run.pk))
+        "runs": [(run, check_seal(run), reproductions.get(run.pk))
                  for run in submission.lab_runs.select_related("lab")],
         "allocation": allocation,
         "cited": [(n, lines.get(n, "")) for n in submission.cited_lines],
