@@ -10,7 +10,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count
 from django.utils.translation import gettext
 
-from tutor import access, audit
+from tutor import access
 from tutor.access import AnyUser
 from tutor.errors import NotFound
 
@@ -34,9 +34,7 @@ def access_lesson(user: AnyUser, slug: str) -> Lesson:
     if lesson is None:
         raise NotFound(gettext("그런 레슨은 없습니다."))
     if not lesson.is_published and not access.may_see_unpublished(user):
-        if user.is_authenticated:
-            audit.record(actor=user, action="access.deny", target=lesson, reason="미게시 레슨")
-        raise NotFound(gettext("그런 레슨은 없습니다."))
+        raise NotFound(gettext("그런 레슨은 없습니다."), target=lesson, reason="미게시 레슨")
     return lesson
 
 

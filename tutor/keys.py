@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import os
 import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 KEY_ID = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
 MIN_SECRET_LENGTH = 32
@@ -34,6 +36,19 @@ class SealKey:
 
     def mac(self, message: bytes) -> str:
         return hmac.new(self.secret.encode("utf-8"), message, hashlib.sha256).hexdigest()
+
+
+def canonical(value: Any) -> bytes:
+    """One byte form per value, whatever the database hands back (key order, time zone, tuples)."""
+
+    def default(item: Any) -> str:
+        if isinstance(item, datetime):
+            return item.astimezone(UTC).isoformat()
+        raise TypeError(f"cannot seal {type(item).__name__}")
+
+    if isinstance(value, datetime):
+        value = default(value)
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=default).encode()
 
 
 def parse_seal_keys(text: str) -> tuple[SealKey, ...]:

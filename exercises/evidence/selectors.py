@@ -49,7 +49,7 @@ def access_submission(user: AnyUser, submission_id: int) -> Submission:
     if submission is None or (submission.status == Submission.Status.DRAFT and submission.author_id != user.pk):
         raise NotFound(_("그런 제출은 없습니다."))
     if not access.may_see_records_of(user, submission.author) and allocation_for(user, submission) is None:
-        raise NotFound(_("그런 제출은 없습니다."))
+        raise NotFound(_("그런 제출은 없습니다."), target=submission, reason="배정되지 않은 제출")
     return submission
 
 

@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tutor import keys
+from tutor.keys import canonical
 
 from .models import LabRun
 
@@ -57,19 +56,6 @@ SEALED_FIELDS: dict[str, Any] = {
     "finished_at": gettext_lazy("끝난 때"),
 }
 NOT_SEALED = ("idempotency_key",)
-
-
-def canonical(value: Any) -> bytes:
-    """One byte form per value, whatever the database hands back (key order, time zone)."""
-
-    def default(item: Any) -> str:
-        if isinstance(item, datetime):
-            return item.astimezone(UTC).isoformat()
-        raise TypeError(f"cannot seal {type(item).__name__}")
-
-    if isinstance(value, datetime):
-        value = default(value)
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=default).encode()
 
 
 def field_digests(run: LabRun) -> dict[str, str]:

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from lessons.content import ContentError, folder_digest
 from lessons.models import CompletionRecord, Fixture, FixtureVersion, Lesson
 from lessons.services import record_completion
+from tutor import audit
 from tutor.errors import Conflict, Refused, Throttled, TutorError
 
 from . import conf, records
@@ -67,6 +68,7 @@ def _upsert_lab(*, lesson: Lesson, folder: Path) -> str:
     fixtures = list(Fixture.objects.filter(slug__in=fixture_slugs))
     if len(fixtures) != len(set(fixture_slugs)):
         raise ContentError(f"{folder}/lab.yaml: 없는 가상 자료를 가리킵니다: {fixture_slugs}")
+    before = {"version": lab.version, "digest": lab.digest, "active": lab.is_active} if lab else None
     if lab is None:
         lab = Lab.objects.create(lesson=lesson, slug=folder.name, digest=digest, **fields)
         line = _("새 실습: %(slug)s") % {"slug": lab.slug}
@@ -79,6 +81,9 @@ def _upsert_lab(*, lesson: Lesson, folder: Path) -> str:
         lab.save()
         line = _("실습 새 판: %(slug)s 판 %(n)d") % {"slug": lab.slug, "n": lab.version}
     lab.fixtures.set(fixtures)
+    audit.record(actor=None, action="lab.version", target=lab, reason="레슨 파일에서 읽음", before=before,
+                 after={"version": lab.version, "digest": digest, "active": True},
+                 detail={"fixtures": sorted(fixture_slugs)})
     return line
 
 
