@@ -31,6 +31,8 @@ def sealed_run(learner: User, replay_lab: Lab, django_capture_on_commit_callback
 
 def tampered(name: str, value: Any, run: LabRun, other_user: User) -> Any:
     """A different value of the same type for ``name``, as a careless admin or a script would write it."""
+    if name == "code_digest":
+        return "0" * 64
     if name == "user_id":
         return other_user.pk
     if name == "lab_id":
