@@ -34,7 +34,7 @@ _SQLITE = [
 ]
 
 _POSTGRESQL = [
-    f"""CREATE OR REPLACE FUNCTION tutor_auditentry_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+    """CREATE OR REPLACE FUNCTION tutor_auditentry_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
           IF TG_OP = 'UPDATE' THEN
             IF OLD.hour IS NOT NULL AND NEW.repeats > OLD.repeats

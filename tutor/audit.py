@@ -11,12 +11,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db import connection, models, transaction
+from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
 
 from . import append_only, keys
@@ -28,6 +29,7 @@ CHAINED_FIELDS = (
     "seq", "at", "actor_id", "action", "target_type", "target_id", "target_label", "reason",
     "before_digest", "after_digest", "before", "after", "detail", "hour", "key_id",
 )
+logger = logging.getLogger(__name__)
 _LOCK_ID = 0x7475746F72  # "tutor": one PostgreSQL advisory lock serialises appends to the chain
 
 
@@ -204,8 +206,11 @@ def refused_access(request: Any, exc: Any) -> None:
         match = getattr(request, "resolver_match", None)
         route = (match.route if match is not None else "") or request.path
         target = Target("route", route[:64], route[:200])
-    refusal(actor=user, action="access.deny", target=target, reason=exc.reason or exc.detail,
-            detail={"method": request.method, "path": request.path[:200]})
+    try:
+        refusal(actor=user, action="access.deny", target=target, reason=exc.reason or exc.detail,
+                detail={"method": request.method, "path": request.path[:200]})
+    except DatabaseError:  # the person still gets their 404, never a 500; the failure reaches the server log
+        logger.exception("could not audit a refused access to %s", request.path)
 
 
 def sign_in_failed(sender: Any, credentials: dict[str, Any], request: Any = None, **kwargs: Any) -> None:

@@ -102,7 +102,7 @@ def test_failed_sign_ins_are_a_summary_per_account_and_hour(learner: User) -> No
     client.post("/account/sign-in/", {"username": "my-secret-password-typed-here", "password": "x"})
     [entry] = AuditEntry.objects.about(learner).filter(action="sign_in.failed")
     assert entry.repeats == 3 and entry.actor is None
-    [unknown] = AuditEntry.objects.filter(action="sign_in.failed", target_id="unknown")
+    assert AuditEntry.objects.filter(action="sign_in.failed", target_id="unknown").get().repeats == 1
     assert "my-secret-password-typed-here" not in str(list(AuditEntry.objects.values()))
     assert client.post("/account/sign-in/", {"username": learner.username, "password": PASSWORD}).status_code == 302
 
