@@ -140,3 +140,11 @@ def test_the_chain_still_verifies_after_gathering(lesson: Lesson, learner: User,
     for _ in range(5):
         audit.refusal(actor=learner, action=action, target=lesson, reason="시험")
     assert audit.verify_chain().ok, "counting repeats never breaks the chain"
+
+
+def test_the_audit_page_shows_gathered_counts_to_the_instructor(lesson: Lesson, learner: User, instructor: User) -> None:
+    set_lesson_published(lesson=lesson, published=False, actor=None, reason="시험")
+    for _ in range(4):
+        signed_in(learner).get(f"/lessons/{lesson.slug}/")
+    page = signed_in(instructor).get("/account/audit/").content.decode()
+    assert "access.deny" in page and "4번" in page and "미게시 레슨" in page
