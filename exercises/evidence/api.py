@@ -5,6 +5,9 @@ from __future__ import annotations
 from django.http import HttpRequest
 from ninja import Router, Status
 
+from exercises.labs.api import run_out
+from exercises.labs.schemas import RunOut
+
 from . import selectors, services
 from .models import Review, Submission
 from .schemas import FlagIn, QueueRowOut, ReviewIn, SubmissionOut
@@ -42,6 +45,12 @@ def my_submissions(request: HttpRequest) -> list[dict]:
 @router.get("/submissions/{submission_id}", response=SubmissionOut, summary="제출 하나 (본인, 배정된 동료, 강사)")
 def get_submission(request: HttpRequest, submission_id: int) -> dict:
     return submission_out(request.auth, selectors.access_submission(request.auth, submission_id))
+
+
+@router.get("/submissions/{submission_id}/runs/{run_id}", response=RunOut,
+            summary="제출에 붙은 실행 기록과 봉인 (본인, 배정된 동료, 강사; 읽기 전용)")
+def get_attached_run(request: HttpRequest, submission_id: int, run_id: int) -> dict:
+    return run_out(selectors.access_attached_run(request.auth, submission_id, run_id))
 
 
 @router.post("/submissions/{submission_id}/reviews", response={201: SubmissionOut}, summary="검토 기록 (본인·동료·강사)")

@@ -64,7 +64,7 @@ def access_submission(user: AnyUser, submission_id: int) -> Submission:
     if submission is None or (submission.status == Submission.Status.DRAFT and submission.author_id != user.pk):
         raise NotFound(_("그런 제출은 없습니다."))
     if not access.may_see_records_of(user, submission.author) and allocation_for(user, submission) is None:
-        raise NotFound(_("그런 제출은 없습니다."))
+        raise NotFound(_("그런 제출은 없습니다."), target=submission, reason="배정되지 않은 제출")
     return submission
 
 
@@ -74,6 +74,15 @@ def access_allocation(user: AnyUser, allocation_id: int) -> PeerAllocation:
     if allocation is None or allocation.reviewer_id != user.pk:
         raise NotFound(_("그런 동료 작업은 없습니다."))
     return allocation
+
+
+def access_attached_run(user: AnyUser, submission_id: int, run_id: int) -> LabRun:
+    """A run attached to a submission, read-only, to whoever may see that submission (an allocated peer too)."""
+    submission = access_submission(user, submission_id)
+    run = submission.lab_runs.select_related("lab__lesson").filter(pk=run_id).first()
+    if run is None:
+        raise NotFound(_("그런 실행 기록은 없습니다."))
+    return run
 
 
 def standard_changed(submission: Submission) -> bool:

@@ -77,6 +77,8 @@ def _upsert_task(*, lesson: Lesson, spec: dict[str, Any]) -> str:
         number = (task.rubric_versions.aggregate(n=Max("number"))["n"] or 0) + 1
         task.current_rubric = RubricVersion.objects.create(task=task, number=number, criteria=criteria, digest=digest)
         task.save(update_fields=["current_rubric"])
+        audit.record(actor=None, action="rubric.version", target=task.current_rubric, reason="레슨 파일에서 읽음",
+                     after={"number": number, "digest": digest, "criteria": [c.get("key") for c in criteria]})
         line = _("증거 과제 기준표: %(slug)s 판 %(n)d") % {"slug": task.slug, "n": number}
     _upsert_calibration(task=task, examples=calibration)
     return line

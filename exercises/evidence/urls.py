@@ -14,6 +14,7 @@ urlpatterns = [
     path("submissions/<int:submission_id>/resolve/", views.resolve_disagreement, name="resolve-disagreement"),
     path("submissions/<int:submission_id>/reviews/", views.add_review, name="review"),
     path("submissions/<int:submission_id>/release/", views.release, name="release"),
+    path("submissions/<int:submission_id>/runs/<int:run_id>/", views.attached_run, name="attached-run"),
     path("submissions/<int:submission_id>/runs/<int:run_id>/reproduce/", views.reproduce, name="reproduce"),
     path("allocations/<int:allocation_id>/give-back/", views.give_back, name="give-back"),
     path("reviews/<int:review_id>/release/", views.release_review, name="release-review"),

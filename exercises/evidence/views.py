@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from exercises.labs.records import digest_verifies
+from exercises.labs.records import check_seal
 from lessons.rendering import render_markdown
 from lessons.selectors import progress_of
 from tutor import access
@@ -106,6 +106,15 @@ def _review_lines(review: Review) -> list[tuple[str, str, str]]:
 
 
 @require_safe
+def attached_run(request: HttpRequest, submission_id: int, run_id: int) -> HttpResponse:
+    """The full record of an attached run, with its seal; read-only, without the author's name."""
+    run = selectors.access_attached_run(request.user, submission_id, run_id)
+    return render(request, "labs/run_detail.html", {
+        "run": run, "seal": check_seal(run), "back_url": reverse("evidence:submission", args=[submission_id]),
+    })
+
+
+@require_safe
 def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
     user = request.user
     submission = selectors.access_submission(user, submission_id)
@@ -125,7 +134,7 @@ def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
     return render(request, "evidence/submission_detail.html", {
         "submission": submission,
         "text_html": render_markdown(submission.text),
-        "runs": [(run, digest_verifies(run), reproductions.get(run.pk))
+        "runs": [(run, check_seal(run), reproductions.get(run.pk))
                  for run in submission.lab_runs.select_related("lab")],
         "allocation": allocation,
         "lease_live": lease_live,

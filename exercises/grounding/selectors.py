@@ -45,8 +45,10 @@ def access_attempt(user: AnyUser, attempt_id: int) -> Attempt:
     access.require_sign_in(user)
     attempt = (Attempt.objects.select_related("exercise__lesson", "fixture_version", "user")
                .filter(pk=attempt_id).first())
-    if attempt is None or not access.may_see_records_of(user, attempt.user):
+    if attempt is None:
         raise NotFound(_("그런 시도는 없습니다."))
+    if not access.may_see_records_of(user, attempt.user):
+        raise NotFound(_("그런 시도는 없습니다."), target=attempt, reason="남의 시도")
     return attempt
 
 
@@ -54,7 +56,7 @@ def access_own_draft(user: AnyUser, attempt_id: int) -> Attempt:
     """Only the author marks their own attempt; an instructor sees it but cannot change it."""
     attempt = access_attempt(user, attempt_id)
     if attempt.user_id != user.pk:
-        raise NotFound(_("그런 시도는 없습니다."))
+        raise NotFound(_("그런 시도는 없습니다."), target=attempt, reason="남의 시도 고치기")
     return attempt
 
 

@@ -1,6 +1,6 @@
 """Labs and their runs. A ``LabRun`` is a record a reviewer can trust: it keeps
-what ran, under which limits and fixture versions, what came out, and a digest
-over all of it."""
+what ran, under which limits and fixture versions, what came out, and a keyed
+seal over all of it (``records.py``)."""
 
 from __future__ import annotations
 
@@ -99,6 +99,8 @@ class LabRun(models.Model):
     )
     prediction = models.TextField(blank=True)
     code = models.TextField()
+    stdin = models.TextField(blank=True, help_text="standard input given to the program (empty: none)")
+    files = models.JSONField(default=dict, help_text="{name: sha256} of every file bound beside main.py")
     code_digest = models.CharField(max_length=64)
     lab_version = models.PositiveIntegerField()
     fixture_versions = models.JSONField(default=dict, help_text="{slug: {number, digest}}")
@@ -114,7 +116,9 @@ class LabRun(models.Model):
     cpu_ms = models.FloatField(null=True, blank=True)
     check_results = models.JSONField(default=list, help_text="[{id, label, passed, detail}]")
     failure_reason = models.TextField(blank=True)
-    record_digest = models.CharField(max_length=64, blank=True)
+    seal = models.CharField(max_length=64, blank=True, help_text="HMAC-SHA256 over seal_digests (records.py)")
+    seal_key_id = models.CharField(max_length=32, blank=True)
+    seal_digests = models.JSONField(default=dict, blank=True, help_text="{field: sha256} of each sealed field")
     attempts = models.PositiveSmallIntegerField(default=0)
     worker = models.CharField(max_length=100, blank=True, help_text="host:pid of the worker that ran it")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

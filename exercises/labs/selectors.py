@@ -33,8 +33,10 @@ def access_run(user: AnyUser, run_id: int) -> LabRun:
     """Return a run to its owner or an instructor of the owner; 404 to everybody else."""
     access.require_sign_in(user)
     run = LabRun.objects.select_related("lab__lesson", "user").filter(pk=run_id).first()
-    if run is None or not access.may_see_records_of(user, run.user):
+    if run is None:
         raise NotFound(_("그런 실행 기록은 없습니다."))
+    if not access.may_see_records_of(user, run.user):
+        raise NotFound(_("그런 실행 기록은 없습니다."), target=run, reason="남의 실행 기록")
     return run
 
 
