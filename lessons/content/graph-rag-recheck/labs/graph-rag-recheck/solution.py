@@ -31,7 +31,7 @@ POSTER = {
 
 MAX_RESEARCH = 2  # 재검색 상한. 넘으면 사람에게 넘긴다.
 WEEKDAY = re.compile(r"[월화수목금토일]요일")
-GROUP = re.compile(r"모임 [A-Z]")
+GROUP = re.compile(r"모임 ?[A-Za-z]")
 
 
 def find(subject, relation):
@@ -105,21 +105,20 @@ def answer(question):
         if closed:
             trace.append(f"따라가기: {show(closed)}")
 
-    if place:
-        text = ocr_evidence(POSTER)
-        if text is None:
-            trace.append(f"포스터 OCR '{POSTER['ocr']}' ({POSTER['page']}): 미검수 → 근거에서 제외")
-        else:
-            trace.append(f"포스터 검수본 '{text}' ({POSTER['page']}, 검수: {POSTER['reviewed_by']}): 근거로 채택")
-
     if missing:
         if research >= MAX_RESEARCH:
             trace.append(f"재검색 상한 {MAX_RESEARCH}회에 닿음 → 담당자에게 넘김")
-        return "보류(관계 없음): 담당자에게 넘깁니다", [], trace
+        return "보류(근거 부족): 담당자에게 넘깁니다", [], trace
+
+    text = ocr_evidence(POSTER)
+    if text is None:
+        trace.append(f"포스터 OCR '{POSTER['ocr']}' ({POSTER['page']}): 미검수 → 근거에서 제외")
+    else:
+        trace.append(f"포스터 검수본 '{text}' ({POSTER['page']}, 검수: {POSTER['reviewed_by']}): 근거로 채택")
     sources = [e[3] for e in (place, closed, scheduled) if e]
     if closed and closed[2] == day:
         return f"보류(충돌): {day}은 {place[2]} 휴관일입니다. 담당자 확인 전에는 확정하지 않습니다", sources, trace
-    return f"가능: {day}, {place[2]}", sources, trace
+    return f"충돌 없음: {day}은 {place[2]} 휴관일로 적혀 있지 않습니다. 확정은 담당자가 합니다", sources, trace
 
 
 def main():
@@ -141,7 +140,7 @@ def main():
     assert any(line.startswith("재검색 1회: 모임 A -예정-> 토요일 [c]") for line in first[2]), first[2]
     assert second[0].startswith("보류(충돌)") and second[1] == ["a", "b"], second
     assert not any("재검색" in line and "회" in line for line in second[2]), second[2]
-    assert unknown[0].startswith("보류(관계 없음)") and unknown[1] == [], unknown
+    assert unknown[0].startswith("보류(근거 부족)") and unknown[1] == [], unknown
     assert sum("재검색" in line and "회:" in line for line in unknown[2]) <= MAX_RESEARCH, unknown[2]
     assert not any("14시" in verdict for verdict, _, _ in results.values()), "검수 안 된 OCR 시각이 답에 들어갔습니다"
     print("\n검사 통과: 충돌은 보류, 관계 없는 질문은 사람에게, 미검수 OCR은 근거 밖")
