@@ -32,7 +32,7 @@ SEED_DISTANCES = {"d1": 0.283, "d2": 1.131, "d3": 0.141}  # seed 000, unit 6
 
 
 def toy_embedding_figures(result: RunResult) -> tuple[bool, str]:
-    """The toy search prints the seed's figures: keyword '영업시간' → [] and distances .283, 1.131, .141."""
+    """The toy search prints the seed's figures: keyword → [], distances .283, 1.131 and .141."""
     printed = {doc_id: float(value) for doc_id, value in _DISTANCE.findall(result.stdout)}
     wrong = [
         f"{doc_id} {printed.get(doc_id, '없음')} (기대 {expected:.3f})"
@@ -52,7 +52,7 @@ AGENT_FLOW_CASES = {"시간": "승인 대기", "주차": "보류", "옛 판": "�
 
 
 def agent_flow_outcomes(result: RunResult) -> tuple[bool, str]:
-    """The agent flow: time waits for approval, parking and the old version are held, nothing is sent."""
+    """The agent flow: time awaits approval, parking and the old version are held, none is sent."""
     outcomes = dict(_CASE.findall(result.stdout))
     wrong = [
         f"{case}: {outcomes.get(case, '없음')} (기대 {expected})"
