@@ -22,3 +22,42 @@ def attempts_and_drafts(result: RunResult) -> tuple[bool, str]:
         return False, _("출력에서 '시도 N, 초안 M' 줄을 찾지 못했습니다.")
     attempts, drafts = (int(n) for n in found[-1])
     return (attempts, drafts) == (3, 1), _("시도 %(a)d번, 초안 %(d)d건") % {"a": attempts, "d": drafts}
+
+
+def _first_missing(text: str, patterns: list[tuple[str, re.Pattern[str]]]) -> str | None:
+    """Name the first pattern that does not appear after the previous one, or None if all do in order."""
+    position = 0
+    for name, pattern in patterns:
+        match = pattern.search(text, position)
+        if match is None:
+            return name
+        position = match.end()
+    return None
+
+
+# Plain strings: this list is built at import time, before translations are ready.
+_REPLAY_TURNS = [
+    ("R101의 첫 응답이 invalid_json으로 거절되고 시도로 세지 않음",
+     re.compile(r"^\[1\] 거절, 도구에 넘기지 않음 \(invalid_json:.*시도로 세지 않음$", re.M)),
+    ("R101의 두 번째 응답이 B17 available=2를 조회함", re.compile(r"^\[2\] 조회: B17 available=2\b", re.M)),
+    ("R101의 세 번째 응답 뒤 결과가 유실됨", re.compile(r"^\[3\] 응답 유실 \(simulated_reply_lost_after_create", re.M)),
+    ("R101의 네 번째 응답이 기존 DRAFT-R101을 돌려받음",
+     re.compile(r"^\[4\] 결과 전달: DRAFT-R101 status=draft \(기존 초안을 돌려줌\)$", re.M)),
+    ("R101 재현 줄: 받은 응답 4, 시도 3, 초안 1", re.compile(r"^R101 재현: 받은 응답 4, 시도 3, 초안 1$", re.M)),
+    ("R202의 조회 없는 초안 요청이 lookup_required로 보류됨", re.compile(r"^\[1\] 보류.*\(lookup_required:", re.M)),
+    ("R202의 초안 요청이 insufficient_stock으로 보류됨", re.compile(r"^\[3\] 보류.*\(insufficient_stock:", re.M)),
+    ("R202 줄: 새 초안 0", re.compile(r"^R202: 받은 응답 4, 시도 3, 새 초안 0$", re.M)),
+    ("수량만 바꾼 R101 재시도가 request_id_conflict로 보류됨", re.compile(r"^\[2\] 보류.*\(request_id_conflict:", re.M)),
+    ("보관함에 DRAFT-R101 한 건만 남음", re.compile(r"^보관함의 초안: DRAFT-R101$", re.M)),
+]
+
+
+def replay_retry_turns(result: RunResult) -> tuple[bool, str]:
+    """The replay lab reproduces seed 001 turn by turn: rejected reply uncounted, 3 tool attempts, 1 draft.
+
+    Then R202 (zero stock) and the conflicting retry must be held without a draft.
+    """
+    missing = _first_missing(result.stdout, _REPLAY_TURNS)
+    if missing is None:
+        return True, _("네 응답, 시도 3, 초안 1과 두 보류가 차례대로 나왔습니다.")
+    return False, _("차례대로 나와야 할 줄을 찾지 못했습니다: %(what)s") % {"what": missing}
