@@ -52,6 +52,7 @@ def get_lesson(request: HttpRequest, slug: str) -> dict:
     version = lesson.current_version
     return {
         **_lesson_out(lesson),
+        "objectives": version.objectives,
         "parts": version.parts,
         "self_checks": list(version.self_checks.values("key", "question")),
         "files": list(version.files.values_list("name", flat=True)),

@@ -32,6 +32,7 @@ class SelfCheckOut(Schema):
 
 
 class LessonDetailOut(LessonOut):
+    objectives: list[str]
     parts: list[PartOut]
     self_checks: list[SelfCheckOut]
     files: list[str]

@@ -15,7 +15,7 @@ from tutor.access import AnyUser
 from tutor.errors import NotFound
 
 from .content import SLUG
-from .models import CompletionRecord, Lesson, LessonFile, PartKey, SelfCheck, SelfReport
+from .models import CompletionRecord, Lesson, LessonDiagram, LessonFile, PartKey, SelfCheck, SelfReport
 
 
 def visible_lessons(user: AnyUser) -> list[Lesson]:
@@ -58,6 +58,21 @@ def access_lesson_file(user: AnyUser, slug: str, name: str) -> LessonFile:
     if file is None:
         raise NotFound(gettext("그런 실습 파일은 없습니다."))
     return file
+
+
+def access_diagram(user: AnyUser, slug: str, digest: str, name: str) -> LessonDiagram:
+    """Return a diagram of any version of a lesson ``user`` may read, found by its content digest."""
+    lesson = access_lesson(user, slug)
+    diagram = LessonDiagram.objects.filter(version__lesson=lesson, name=name, digest=digest).first()
+    if diagram is None:
+        raise NotFound(gettext("그런 그림은 없습니다."))
+    return diagram
+
+
+def next_lesson(user: AnyUser, lesson: Lesson) -> Lesson | None:
+    """The lesson after ``lesson`` in course order among those ``user`` may read, if any."""
+    later = [other for other in visible_lessons(user) if (other.order, other.slug) > (lesson.order, lesson.slug)]
+    return later[0] if later else None
 
 
 def reports_for(user: AnyUser, lesson: Lesson) -> dict[str, SelfReport]:
