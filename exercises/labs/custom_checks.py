@@ -61,3 +61,26 @@ def replay_retry_turns(result: RunResult) -> tuple[bool, str]:
     if missing is None:
         return True, _("네 응답, 시도 3, 초안 1과 두 보류가 차례대로 나왔습니다.")
     return False, _("차례대로 나와야 할 줄을 찾지 못했습니다: %(what)s") % {"what": missing}
+
+
+_TOOL_LOOP_SHAPES = [
+    ("시나리오 1: user(글) → assistant(text, tool_use toolu_01) → user(tool_result toolu_01) → assistant(text)",
+     re.compile(r"^메시지 목록 1: user\(글\) → assistant\(text, tool_use toolu_01\) → "
+                r"user\(tool_result toolu_01\) → assistant\(text\)$", re.M)),
+    ("시나리오 2: 두 결과가 user 메시지 하나에",
+     re.compile(r"^메시지 목록 2: user\(글\) → assistant\(tool_use toolu_11, tool_use toolu_12\) → "
+                r"user\(tool_result toolu_11, tool_result toolu_12\) → assistant\(text\)$", re.M)),
+    ("시나리오 3: user(글) → assistant(text), 도구 없음",
+     re.compile(r"^메시지 목록 3: user\(글\) → assistant\(text\)$", re.M)),
+    ("시나리오 4: is_error가 붙은 결과(!)",
+     re.compile(r"^메시지 목록 4: user\(글\) → assistant\(tool_use toolu_31\) → "
+                r"user\(tool_result toolu_31!\) → assistant\(text\)$", re.M)),
+]
+
+
+def tool_loop_messages(result: RunResult) -> tuple[bool, str]:
+    """The tool-loop lab prints the message list of its four scenarios in the shape seed 003 describes."""
+    missing = _first_missing(result.stdout, _TOOL_LOOP_SHAPES)
+    if missing is None:
+        return True, _("네 시나리오의 메시지 목록이 모두 맞습니다.")
+    return False, _("메시지 목록이 다릅니다: %(what)s") % {"what": missing}
