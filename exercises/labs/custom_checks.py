@@ -84,3 +84,29 @@ def tool_loop_messages(result: RunResult) -> tuple[bool, str]:
     if missing is None:
         return True, _("네 시나리오의 메시지 목록이 모두 맞습니다.")
     return False, _("메시지 목록이 다릅니다: %(what)s") % {"what": missing}
+
+
+_ONTOLOGY_EXPECTED = {
+    "Q1": "결과", "Q2": "빈 결과", "Q3": "지원하지 않음", "Q4": "지원하지 않음", "Q5": "범위 밖",
+    "Q6": "범위 밖", "Q7": "결과", "Q8": "빈 결과", "Q9": "결과", "Q10": "결과",
+}
+_ONTOLOGY_LINE = re.compile(r"^\[(Q\d+)\] (\S+)\((student|professor|admin)\) .*? → (결과|빈 결과|지원하지 않음|범위 밖): (.*)$",
+                            re.M)
+
+
+def ontology_outcomes(result: RunResult) -> tuple[bool, str]:
+    """The ontology lab keeps its three non-answers apart, and a student's lines show nothing unpublished.
+
+    Each named question must end in its own kind of outcome (result, legitimately empty, unsupported,
+    out of scope); no student line may name an unpublished or unenrolled learning item.
+    """
+    seen = {key: (role, kind, text) for key, _who, role, kind, text in _ONTOLOGY_LINE.findall(result.stdout)}
+    for key, expected in _ONTOLOGY_EXPECTED.items():
+        if key not in seen:
+            return False, _("%(key)s 줄이 없습니다.") % {"key": key}
+        if seen[key][1] != expected:
+            return False, _("%(key)s: 기대 '%(want)s', 출력 '%(got)s'") % {"key": key, "want": expected, "got": seen[key][1]}
+    leaked = [key for key, (role, _kind, text) in seen.items() if role == "student" and ("미게시" in text or "AI 과제" in text)]
+    if leaked:
+        return False, _("학생의 줄에 보이면 안 되는 학습요소가 있습니다: %(keys)s") % {"keys": ", ".join(leaked)}
+    return True, _("열 질문의 결과 종류가 모두 맞고, 학생에게 미게시·미수강 학습요소가 보이지 않습니다.")
