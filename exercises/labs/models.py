@@ -64,6 +64,10 @@ class LabRunQuerySet(models.QuerySet["LabRun"]):
     def of(self, user: AbstractBaseUser) -> LabRunQuerySet:
         return self.filter(user=user)
 
+    def own_work(self) -> LabRunQuerySet:
+        """Runs that are the learner's own practice: a peer reviewer's reproduction runs are not."""
+        return self.filter(purpose=LabRun.Purpose.PRACTICE)
+
 
 class LabRun(models.Model):
     class Status(models.TextChoices):
@@ -78,6 +82,10 @@ class LabRun(models.Model):
         REFUSED = "refused", _("실행 거부")
         FAILED = "failed", _("실패 (워커 중단)")
 
+    class Purpose(models.TextChoices):
+        PRACTICE = "practice", _("내 실습")
+        REPRODUCTION = "reproduction", _("동료 제출 재현")
+
     FINISHED = {Status.OK, Status.ERROR, Status.TIMEOUT, Status.MEMORY, Status.OUTPUT_LIMIT,
                 Status.KILLED, Status.REFUSED, Status.FAILED}
 
@@ -85,6 +93,10 @@ class LabRun(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="lab_runs")
     idempotency_key = models.CharField(max_length=64)
     step = models.CharField(max_length=10, choices=Lab.StepKind.choices, default=Lab.StepKind.RUN)
+    purpose = models.CharField(
+        max_length=12, choices=Purpose.choices, default=Purpose.PRACTICE,
+        help_text="A reproduction re-runs a peer's attached run: the reviewer's act, never their own work.",
+    )
     prediction = models.TextField(blank=True)
     code = models.TextField()
     code_digest = models.CharField(max_length=64)

@@ -39,17 +39,17 @@ def access_run(user: AnyUser, run_id: int) -> LabRun:
 
 
 def runs_of(user: AbstractBaseUser, lab: Lab, *, limit: int = 20) -> list[LabRun]:
-    return list(LabRun.objects.of(user).filter(lab=lab).order_by("-created_at", "-id")[:limit])
+    return list(LabRun.objects.of(user).own_work().filter(lab=lab).order_by("-created_at", "-id")[:limit])
 
 
 def latest_code(user: AbstractBaseUser, lab: Lab) -> str:
     """What the editor opens with: the learner's last run of this lab, else the starter code."""
-    last = LabRun.objects.of(user).filter(lab=lab).order_by("-created_at", "-id").values_list("code", flat=True).first()
+    last = LabRun.objects.of(user).own_work().filter(lab=lab).order_by("-created_at", "-id").values_list("code", flat=True).first()
     return last if last is not None else lab.starter_code
 
 
 def latest_prediction(user: AbstractBaseUser, lab: Lab) -> str:
-    return (LabRun.objects.of(user).filter(lab=lab).exclude(prediction="")
+    return (LabRun.objects.of(user).own_work().filter(lab=lab).exclude(prediction="")
             .order_by("-created_at", "-id").values_list("prediction", flat=True).first() or "")
 
 

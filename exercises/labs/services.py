@@ -87,12 +87,15 @@ def code_digest(code: str) -> str:
 
 
 def request_run(
-    *, user: AbstractBaseUser, lab: Lab, code: str, step: str, idempotency_key: str, prediction: str = ""
+    *, user: AbstractBaseUser, lab: Lab, code: str, step: str, idempotency_key: str, prediction: str = "",
+    purpose: str = LabRun.Purpose.PRACTICE,
 ) -> LabRun:
     """Queue one run of ``code``. The same key returns the same run, so a double click makes one run.
 
     Refuses (with a reason) while the sandbox is unhealthy, and answers 429 when
-    the learner already has runs in flight or the queue is too deep.
+    the learner already has runs in flight or the queue is too deep. A
+    reproduction run writes no completion fact: re-running a peer's code is
+    not the reviewer's own practice.
     """
     if len(code.encode("utf-8")) > settings.LAB_CODE_MAX_BYTES:
         raise CodeTooLarge(_("코드는 %(kb)d KiB까지 실행할 수 있습니다. 코드는 편집기에 그대로 있습니다.")
@@ -113,10 +116,11 @@ def request_run(
             _ensure_capacity(user)
             run = LabRun.objects.create(
                 lab=lab, user=user, idempotency_key=key, step=step, prediction=prediction[:4000],
-                code=code, code_digest=code_digest(code), lab_version=lab.version,
+                code=code, code_digest=code_digest(code), lab_version=lab.version, purpose=purpose,
                 fixture_versions=_fixture_versions(lab), limits=conf.limits().as_json(),
             )
-            record_completion(user=user, lesson=lab.lesson, kind=CompletionRecord.Kind.LAB_RUN, item=lab.slug)
+            if purpose == LabRun.Purpose.PRACTICE:
+                record_completion(user=user, lesson=lab.lesson, kind=CompletionRecord.Kind.LAB_RUN, item=lab.slug)
             transaction.on_commit(lambda: _enqueue(run.pk))
     except IntegrityError:  # the same key raced in from a second request
         return _same_request(LabRun.objects.get(user=user, idempotency_key=key), lab)

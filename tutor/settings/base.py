@@ -208,3 +208,6 @@ LAB_MAX_QUEUE_DEPTH = int(os.environ.get("LAB_MAX_QUEUE_DEPTH", "40"))
 # A run still "running" this long after it started lost its worker.
 LAB_STALE_AFTER_SECONDS = int(os.environ.get("LAB_STALE_AFTER_SECONDS", "60"))
 LAB_WORKER_POLL_SECONDS = float(os.environ.get("LAB_WORKER_POLL_SECONDS", "0.05"))
+
+# A peer reviewer's lease on a submission ends after this many hours unless reviewed or given back.
+EVIDENCE_PEER_LEASE_HOURS = float(os.environ.get("EVIDENCE_PEER_LEASE_HOURS", "8"))

@@ -68,3 +68,11 @@ def test_an_injection_that_does_not_break_anything_fails_the_command(one_lab: Pa
 def test_an_unknown_lab_slug_is_refused() -> None:
     _, error = run_check_labs("no-such-lab")
     assert error is not None and "no-such-lab" in str(error)
+
+
+def test_a_lab_that_cannot_be_read_is_a_failing_line_not_a_traceback(one_lab: Path) -> None:
+    lab = one_lab / "structured-output" / "labs" / "approval-gate"
+    (lab / "lab.yaml").write_text("title: 깨진: 파일: [\n", encoding="utf-8")
+    output, error = run_check_labs("--content-dir", str(one_lab))
+    assert error is not None
+    assert output.splitlines()[0].startswith("실패  structured-output/approval-gate  읽을 수 없음")

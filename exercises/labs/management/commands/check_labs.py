@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import yaml
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -33,7 +34,7 @@ class Command(BaseCommand):
         for folder in folders:
             try:
                 verdict = verify_lab(folder)
-            except (ContentError, KeyError, OSError) as exc:
+            except (ContentError, KeyError, OSError, yaml.YAMLError) as exc:
                 failed += 1
                 self.stdout.write(f"실패  {folder.parent.parent.name}/{folder.name}  읽을 수 없음: {exc}")
                 continue
