@@ -73,7 +73,7 @@ def test_split_claims_offsets_are_exact() -> None:
 
 def test_split_claims_sentences_bullets_and_linking_endings() -> None:
     """Sentences, bullets (-, •, 1., 2)), ";" and the linking endings 고/며/지만/는데 separate claims;
-    a word that merely ends in 고 (참고) does not, and a two-letter sentence (네.) is dropped."""
+    a word that merely ends in 고 (참고) does not, and a two-letter sentence (네.) and a question are dropped."""
     texts = [claim.text for claim in split_claims(ANSWER)]
     assert texts == [
         "햇살책방은 화요일부터 토요일까지 영업하고",
@@ -86,8 +86,14 @@ def test_split_claims_sentences_bullets_and_linking_endings() -> None:
         "날짜는 미정입니다",
         "굿즈는 확인 뒤 접수됩니다",
         "배송은 하지 않습니다.",
-        "오후 5시에도 열어요?",
     ]
+
+
+def test_greetings_headings_and_questions_are_not_claims() -> None:
+    """Greetings, sign-offs, headings and "Q." lines are left out; "1시까지만" is not cut as -지만."""
+    text = ("안녕하세요! 문의하신 내용을 정리해 드리겠습니다.\n## 영업시간\nQ. 토요일에 여나요?\n"
+            "**요약**\n토요일은 1시까지만 영업합니다.\n도움이 되셨길 바랍니다.")
+    assert [c.text for c in split_claims(text)] == ["토요일은 1시까지만 영업합니다."]
 
 
 def test_split_claims_keeps_progressive_and_short_clauses_whole() -> None:
