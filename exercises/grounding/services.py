@@ -16,8 +16,8 @@ from lessons.services import record_completion
 from tutor.errors import Conflict, NotFound, TutorError
 
 from . import feedback
-from .content import read_exercise
-from .engine import split_claims, suggest
+from .content import claim_text_key, read_exercise
+from .engine import absent_words_shared, split_claims, suggest
 from .models import Attempt, ClaimMark, Exercise, Judgement, Question, SampleAnswer, Variant
 
 MAX_ANSWER_CHARS = 8000
@@ -26,7 +26,13 @@ MAX_CLAIMS = 50
 QUESTION_LINK_MIN_SCORE = 0.1
 
 
-class AnswerTooLong(TutorError):
+class PasteRefused(TutorError):
+    """A paste the site cannot take (empty, too long, too many claims): the page keeps the text."""
+
+    title = "붙여 넣은 답변을 받을 수 없습니다"
+
+
+class AnswerTooLong(PasteRefused):
     status = 413
     code = "too_large"
     title = "붙여 넣은 답변이 너무 깁니다"
@@ -35,6 +41,8 @@ class AnswerTooLong(TutorError):
 def load_exercises(*, lesson: Lesson, folder: Path) -> list[str]:
     """Upsert the exercises under ``<lesson folder>/exercises``; one whose folder is gone is deactivated."""
     root = folder / "exercises"
+    line_counts = {f.slug: len(f.current_version.numbered_lines())
+                   for f in Fixture.objects.filter(current_version__isnull=False).select_related("current_version")}
     seen: set[str] = set()
     lines: list[str] = []
     for exercise_dir in sorted(p for p in root.iterdir() if (p / "exercise.yaml").is_file()) if root.is_dir() else []:
@@ -43,7 +51,8 @@ def load_exercises(*, lesson: Lesson, folder: Path) -> list[str]:
         current = Exercise.objects.filter(slug=exercise_dir.name).first()
         if current is not None and current.digest == digest and current.is_active:
             continue
-        _upsert_exercise(lesson=lesson, slug=exercise_dir.name, spec=read_exercise(exercise_dir), digest=digest)
+        _upsert_exercise(lesson=lesson, slug=exercise_dir.name,
+                         spec=read_exercise(exercise_dir, line_counts=line_counts), digest=digest)
         lines.append(_("근거 연습 반영: %(slug)s") % {"slug": exercise_dir.name})
     for exercise in Exercise.objects.filter(lesson=lesson, is_active=True).exclude(slug__in=seen):
         exercise.is_active = False
@@ -80,14 +89,36 @@ def _upsert_exercise(*, lesson: Lesson, slug: str, spec: dict, digest: str) -> E
     return exercise
 
 
-def suggest_question(claim: str, questions: list[Question]) -> str:
-    """The key of the question a claim most resembles, or "" when none is close enough."""
+def suggest_question(claim: str, questions: list[Question], source: str) -> str:
+    """The key of the question a claim answers, or "" when that is not clear.
+
+    The link decides which key the feedback checks the claim against, so it is made only
+    when the claim resembles the question and the claim's best source line is one of that
+    question's evidence lines; for a question the source cannot answer (자료없음), when the
+    claim names something of the question that the source never mentions (주차).
+    """
     if not questions:
         return ""
     best = suggest([q.text for q in questions], [claim])[0].lines
     if not best or best[0].score < QUESTION_LINK_MIN_SCORE:
         return ""
-    return questions[best[0].line - 1].key
+    question = questions[best[0].line - 1]
+    if question.judgement == Judgement.NO_DATA:
+        about = any(term in claim for term in question.terms) if question.terms else \
+            absent_words_shared(source, question.text, claim)
+        return question.key if about else ""
+    top = [line.line for line in suggest(source, [claim])[0].lines[:1]]
+    return question.key if set(top) & set(question.evidence) else ""
+
+
+def claim_key_for(exercise: Exercise, variant_key: str, text: str) -> dict | None:
+    """The curated key of a sample answer's claim with exactly this text (whitespace aside)."""
+    wanted = claim_text_key(text)
+    for sample in exercise.samples.filter(variant_key=variant_key):
+        for key in sample.claims:
+            if key["text"] == wanted:
+                return key
+    return None
 
 
 def start_attempt(
@@ -96,7 +127,7 @@ def start_attempt(
     """Store the pasted answer and its claims. The same key returns the same attempt (double submit)."""
     text = answer_text.replace("\r\n", "\n").strip()
     if not text:
-        raise TutorError(_("붙여 넣은 답변이 비어 있습니다. 모델의 답을 붙여 넣어 주세요."))
+        raise PasteRefused(_("붙여 넣은 답변이 비어 있습니다. 모델의 답을 붙여 넣어 주세요."))
     if len(text) > MAX_ANSWER_CHARS:
         raise AnswerTooLong(_("답변은 %(n)d자까지 받을 수 있습니다 (지금 %(len)d자). 붙여 넣은 글은 입력란에 그대로 있습니다.")
                             % {"n": MAX_ANSWER_CHARS, "len": len(text)})
@@ -112,10 +143,14 @@ def start_attempt(
     if variant_key and variant is None:
         raise NotFound(_("그런 변형은 없습니다."))
     claims = split_claims(text)
+    if not claims:
+        raise PasteRefused(_("붙여 넣은 글에서 주장을 찾지 못했습니다 (인사말, 제목, 질문만 있습니다). 모델의 답을 붙여 넣어 주세요."))
     if len(claims) > MAX_CLAIMS:
-        raise TutorError(_("주장이 %(n)d개를 넘습니다. 답변을 나누어 붙여 넣어 주세요.") % {"n": MAX_CLAIMS})
+        raise PasteRefused(_("주장이 %(n)d개를 넘습니다. 답변을 나누어 붙여 넣어 주세요.") % {"n": MAX_CLAIMS})
     fixture = variant.fixture if variant else exercise.fixture
     questions = list(exercise.questions.all())
+    source = fixture.current_version.text
+    variant_key = variant.key if variant else ""
     try:
         with transaction.atomic():
             number = (Attempt.objects.filter(user=user, exercise=exercise).aggregate(n=Max("number"))["n"] or 0) + 1
@@ -124,11 +159,13 @@ def start_attempt(
                 variant_key=variant.key if variant else "", fixture_version=fixture.current_version,
                 exercise_version=exercise.version, answer_text=text,
             )
-            ClaimMark.objects.bulk_create(
-                ClaimMark(attempt=attempt, order=n, start=c.start, end=c.end, text=c.text,
-                          question_key=suggest_question(c.text, questions))
-                for n, c in enumerate(claims, start=1)
-            )
+            marks = []
+            for n, c in enumerate(claims, start=1):
+                key = claim_key_for(exercise, variant_key, c.text)
+                question = key["question"] if key else suggest_question(c.text, questions, source)
+                marks.append(ClaimMark(attempt=attempt, order=n, start=c.start, end=c.end, text=c.text,
+                                       question_key=question, key=key))
+            ClaimMark.objects.bulk_create(marks)
     except IntegrityError:
         return Attempt.objects.get(user=user, idempotency_key=key)
     return attempt
@@ -169,7 +206,7 @@ def mark_claims(*, attempt: Attempt, marks: dict[int, dict[str, str]]) -> None:
             raise NotFound(_("그런 주장은 없습니다."))
         if "judgement" in fields:
             if fields["judgement"] not in {"", *Judgement.values}:
-                raise TutorError(_("판단은 근거, 자료없음, 보류 가운데 하나입니다."))
+                raise TutorError(_("판단은 근거, 자료없음, 보류, 주장 아님 가운데 하나입니다."))
             claim.judgement = fields["judgement"]
         if "question" in fields:
             if fields["question"] not in {"", *question_keys}:
@@ -194,6 +231,7 @@ def merge_with_next(*, attempt: Attempt, claim_id: int) -> None:
     first.end = second.end
     first.text = attempt.answer_text[first.start:first.end]
     first.cited_lines = sorted(set(first.cited_lines) | set(second.cited_lines))
+    first.key = claim_key_for(attempt.exercise, attempt.variant_key, first.text)
     first.save()
     second.delete()
     _renumber(attempt)
@@ -216,10 +254,13 @@ def split_claim(*, attempt: Attempt, claim_id: int, before: str) -> None:
         raise TutorError(_("나눈 앞부분이 비어 있습니다."))
     start_second = claim.start + offset
     ClaimMark.objects.filter(attempt=attempt, order__gt=claim.order).update(order=F("order") + 1)
+    second_text = attempt.answer_text[start_second:claim.end]
     ClaimMark.objects.create(attempt=attempt, order=claim.order + 1, start=start_second, end=claim.end,
-                             text=attempt.answer_text[start_second:claim.end], question_key="")
+                             text=second_text, question_key="",
+                             key=claim_key_for(attempt.exercise, attempt.variant_key, second_text))
     claim.end = claim.start + len(head)
     claim.text = attempt.answer_text[claim.start:claim.end]
+    claim.key = claim_key_for(attempt.exercise, attempt.variant_key, claim.text)
     claim.save()
     _renumber(attempt)
 

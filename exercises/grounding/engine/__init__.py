@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .checks import ValueConflict, absent_words_shared, says_silent, unrelated_lines, value_conflicts
 from .claims import claim_spans
 from .matcher import GROUNDED, HOLD, NO_SOURCE, UNSURE, index_for, suggest_one
 
-__all__ = ["HINTS", "Claim", "LineScore", "Suggestion", "split_claims", "suggest"]
+__all__ = ["HINTS", "Claim", "LineScore", "Suggestion", "ValueConflict", "absent_words_shared", "says_silent",
+           "split_claims", "suggest", "unrelated_lines", "value_conflicts"]
 
 HINTS: tuple[str, ...] = (GROUNDED, NO_SOURCE, HOLD, UNSURE)  # ("근거", "자료없음", "보류", "모름")
 MAX_LINES = 5

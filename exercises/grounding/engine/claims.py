@@ -26,6 +26,7 @@ _LETTER = re.compile(r"[0-9A-Za-z가-힣]")
 _MIN_LETTERS = 3
 _NOT_CLAUSE_GO = ("라고", "다고", "냐고", "자고", "그리고", "가지고", "데리고", "모시고", "말고", "통하고")
 _AUXILIARY_AFTER_GO = ("있", "싶", "계시", "계십", "나서", "나면", "말", "보", "난")
+_CITATION_AFTER = re.compile(r"\s*\(\s*\d{1,3}(?:\s*(?:[,~-]|번|줄)\s*\d{0,3})*\s*(?:번\s*줄|줄)?\s*\)")
 _CONJUNCTIONS = frozenset({"하지만", "그렇지만", "그런데", "그리고", "그러나", "그러며", "또한"})
 _NOT_JIMAN = ("까지만", "에게만", "한테만", "에서만")  # a particle followed by 만, not the ending -지만
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*:?\s*$|\[[^\]]+\]\s*$|[^.?!。]{1,40}:\s*$)")
@@ -77,7 +78,8 @@ def clause_spans(text: str, start: int, end: int, *, commas: bool = False) -> li
         linking = index > 0 and _links(token, following)
         comma = commas and token.endswith(",") and index >= 1 and len(tokens) - index - 1 >= 2
         if linking or comma:
-            cuts.append(token_end)
+            citation = _CITATION_AFTER.match(text, token_end, end)  # "받지만 (6), 참가는": (6) stays behind
+            cuts.append(citation.end() if citation else token_end)
     cuts.extend(start + m.end() for m in re.finditer(";", text[start:end]))  # list separator
     cuts = sorted({cut for cut in cuts if start < cut < end})
     begin = start
