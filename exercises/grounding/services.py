@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
@@ -13,15 +14,16 @@ from django.utils.translation import gettext as _
 from lessons.content import ContentError, folder_digest
 from lessons.models import CompletionRecord, Fixture, Lesson
 from lessons.services import record_completion
-from tutor.errors import Conflict, NotFound, TutorError
+from tutor.errors import Conflict, NotFound, Throttled, TutorError
 
 from . import feedback
 from .content import claim_text_key, read_exercise
 from .engine import absent_words_shared, split_claims, suggest
-from .models import Attempt, ClaimMark, Exercise, Judgement, Question, SampleAnswer, Variant
+from .models import Attempt, ClaimMark, Exercise, Judgement, Question, SampleAnswer, SuggestWindow, Variant
 
 MAX_ANSWER_CHARS = 8000
 MAX_CLAIMS = 50
+DEFAULT_SUGGEST_PER_MINUTE = 60
 # A claim is linked to the question it most resembles only above this score.
 QUESTION_LINK_MIN_SCORE = 0.1
 
@@ -180,10 +182,11 @@ def _line_count(attempt: Attempt) -> int:
     return len(attempt.fixture_version.numbered_lines())
 
 
-def parse_lines(raw: str, *, line_count: int) -> list[int]:
-    """Read "2, 5 7" into [2, 5, 7]; refuse numbers outside the source with a clear message."""
+def parse_lines(raw: str | list[int], *, line_count: int) -> list[int]:
+    """Read "2, 5 7" (or [2, 5, 7]) into [2, 5, 7]; refuse numbers outside the source with a clear message."""
     numbers: set[int] = set()
-    for token in raw.replace(",", " ").replace("번", " ").split():
+    tokens = [str(n) for n in raw] if isinstance(raw, list) else raw.replace(",", " ").replace("번", " ").split()
+    for token in tokens:
         if not token.isdigit():
             raise TutorError(_("인용한 줄은 숫자로 적어 주세요 (예: 2, 5). '%(t)s'는 읽을 수 없습니다.") % {"t": token[:20]})
         number = int(token)
@@ -194,7 +197,7 @@ def parse_lines(raw: str, *, line_count: int) -> list[int]:
 
 
 @transaction.atomic
-def mark_claims(*, attempt: Attempt, marks: dict[int, dict[str, str]]) -> None:
+def mark_claims(*, attempt: Attempt, marks: dict[int, dict[str, str | list[int]]]) -> None:
     """Save the learner's marks: {claim id: {judgement, question, lines}} (only the fields sent change)."""
     _draft(attempt)
     claims = {c.pk: c for c in attempt.claims.select_for_update()}
@@ -215,6 +218,29 @@ def mark_claims(*, attempt: Attempt, marks: dict[int, dict[str, str]]) -> None:
         if "lines" in fields:
             claim.cited_lines = parse_lines(fields["lines"], line_count=line_count)
         claim.save()
+
+
+@transaction.atomic
+def count_suggest_request(*, user: AbstractBaseUser) -> None:
+    """Count one suggest request in the user's current minute; refuse with 429 beyond the allowance.
+
+    A fixed one-minute window per user, in the database so that every server process shares it.
+    """
+    limit = suggest_allowance()
+    now = timezone.now()
+    window, _created = SuggestWindow.objects.select_for_update().get_or_create(user=user, defaults={"started_at": now})
+    if (now - window.started_at).total_seconds() >= 60:
+        window.started_at, window.count = now, 0
+    if window.count >= limit:
+        retry = max(1, 60 - int((now - window.started_at).total_seconds()))
+        raise Throttled(_("근거 후보 요청은 1분에 %(n)d번까지입니다. %(s)d초 뒤에 다시 시도하세요.") % {"n": limit, "s": retry},
+                        retry_after=retry)
+    window.count += 1
+    window.save(update_fields=["started_at", "count"])
+
+
+def suggest_allowance() -> int:
+    return int(getattr(settings, "GROUNDING_SUGGEST_PER_MINUTE", DEFAULT_SUGGEST_PER_MINUTE))
 
 
 @transaction.atomic

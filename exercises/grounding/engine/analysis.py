@@ -26,6 +26,8 @@ from .lexicon import CHANGE_STEMS, MYEON_NOUNS
 from .values import Value, extract_values
 
 CONDITION, PLAN, POSSIBILITY, UNSETTLED = "condition", "plan", "possibility", "unsettled"
+MAX_CLAIM_WORDS, MAX_CLAIM_VALUES = 24, 6  # per clause of a claim
+MAX_LINE_WORDS, MAX_LINE_VALUES = 60, 12  # per clause of a source line
 # What a claim must itself say to repeat a source cue faithfully.
 ACCEPTS: dict[str, frozenset[str]] = {
     CONDITION: frozenset({CONDITION}),
@@ -85,6 +87,7 @@ class Segment:
     cues: frozenset[str]  # in a claim, these are its hedges
     topic_end: int = 0
     conditions: tuple[Word, ...] = ()
+    overloaded: bool = False  # more words or values than one clause of a claim carries: not judged
 
     def parity(self, matched: set[int] | None = None) -> int:
         """Odd when negated. With ``matched`` words, count only negators that reach one of them."""
@@ -267,9 +270,15 @@ def analyse(text: str, *, claim: bool = False) -> Segment:
         if value.kind == "weekday":
             days |= value.days
     cues = cues_of(norm, claim=claim)
-    return Segment(text=norm, words=tuple(words), positions=tuple(positions), covers=tuple(frozenset(c) for c in covers), negators=negators,
-                   values=tuple(values), days=days, cues=cues, topic_end=topic_end,
-                   conditions=condition_words(norm) if CONDITION in cues else ())
+    # Bounded cost: matching grows with words x values on both sides. A clause beyond these
+    # sizes is a list or a dump, not one claim; it is ranked on its first part and not judged.
+    word_cap, value_cap = (MAX_CLAIM_WORDS, MAX_CLAIM_VALUES) if claim else (MAX_LINE_WORDS, MAX_LINE_VALUES)
+    overloaded = len(words) > word_cap or len(values) > value_cap
+    keep = min(len(words), word_cap)
+    return Segment(text=norm, words=tuple(words[:keep]), positions=tuple(positions[:keep]),
+                   covers=tuple(frozenset(c) for c in covers[:keep]), negators=negators,
+                   values=tuple(values[:value_cap]), days=days, cues=cues, topic_end=topic_end,
+                   conditions=condition_words(norm) if CONDITION in cues else (), overloaded=overloaded)
 
 
 _STARTS = frozenset({"@start", "@depart"})

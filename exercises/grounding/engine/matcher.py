@@ -43,6 +43,7 @@ MAX_SUPPORT = 3
 QUALIFIER_SLACK = 0.1  # source values whose qualifier fit is this close to the best are all "the one"
 PRIMARY_MIN = 0.5  # the best line alone must cover this share of the words for a 근거
 MAX_SOURCES = 256  # analysed sources kept per process
+MAX_CLAUSES = 6  # clauses of one claim that are judged
 MEMO_LIMIT = 200_000  # claim-word memo entries kept per source
 TOPIC_FACTOR = 0.75  # weight of the clause's topic in ranking
 VALUE_FACTOR = 1.2  # a matching number or date is stronger evidence than a word as rare
@@ -389,7 +390,7 @@ def _polarity_conflict(index: SourceIndex, part: Segment, segment: Segment, *, m
 def judge(index: SourceIndex, part: Segment) -> tuple[Verdict, dict[int, float]]:
     """The hint for one claim clause and its line scores."""
     scores = {line.number: score(index, part, line) for line in index.lines if line.segments}
-    if not part.words and not part.values:
+    if (not part.words and not part.values) or part.overloaded:
         return Verdict(UNSURE, ()), scores
     ordered = sorted(index.lines, key=lambda line: -scores.get(line.number, 0.0))
     best = scores.get(ordered[0].number, 0.0) if ordered else 0.0
@@ -539,6 +540,8 @@ def suggest_one(index: SourceIndex, claim: str) -> tuple[str, list[tuple[int, fl
     parts = analyse_claim(claim)
     if not parts or not any(p.words or p.values for p in parts):
         return UNSURE, []
+    overloaded = len(parts) > MAX_CLAUSES
+    parts = parts[:MAX_CLAUSES]  # a claim of more clauses is a list: ranked on its first ones, not judged
     whole = _merge(parts) if len(parts) > 1 else parts[0]
     final: dict[int, float] = {line.number: score(index, whole, line) for line in index.lines if line.segments}
     hint = GROUNDED
@@ -552,7 +555,7 @@ def suggest_one(index: SourceIndex, claim: str) -> tuple[str, list[tuple[int, fl
             for number, value in scores.items():
                 final[number] = max(final.get(number, 0.0), 0.95 * value)
     ranked = sorted(((n, round(s, 3)) for n, s in final.items() if s >= 0.05), key=lambda item: (-item[1], item[0]))
-    return hint, ranked[:5]
+    return (UNSURE if overloaded else hint), ranked[:5]
 
 
 def _merge(parts: tuple[Segment, ...]) -> Segment:
