@@ -11,7 +11,7 @@ from pydantic import Field, StrictStr, field_validator
 # value-dense text included (bench/grounding_eval.py prints the measured worst case).
 MAX_LINES = 30
 MAX_LINE_CHARS = 200
-MAX_SOURCE_CHARS = 3000
+MAX_SOURCE_CHARS = 2000
 MAX_CLAIMS = 10
 MAX_CLAIM_CHARS = 200
 

@@ -52,6 +52,8 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
         for value in part.values:
             if not (value.kind in _CERTAIN_KINDS or value.kind.startswith("count:")):
                 continue
+            if sum(1 for other in part.values if other.kind == value.kind) > 1:
+                continue  # "7,500원씩 두 시간이면 15,000원": figures combined in the claim itself
             if value.role == "within" or value.kind.startswith(_MULTIPLIERS):
                 continue
             status, number = _check_value(index, part, value, lines)
@@ -61,19 +63,23 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
 
 
 def unrelated_lines(source: str | list[str], claim: str, cited: list[int]) -> list[int]:
-    """Cited lines that have nothing in common with the claim: no word, no value."""
+    """Cited lines that have nothing in common with the claim (no word, no value) nor with the
+    other cited lines: a line that only lends a rule to a computation ("1.5배" beside "5,000원")
+    shares words with the line it extends, so it is not unrelated."""
     index = index_for(_lines(source))
-    parts = analyse_claim(claim)
-    if not parts or not any(p.words or p.values for p in parts):
+    parts = [p for p in analyse_claim(claim) if p.words or p.values]
+    if not parts:
         return []
     by_number = {line.number: line for line in index.lines}
+    lines = [by_number[n] for n in cited if n in by_number and by_number[n].segments]
+    related = [line for line in lines if any(score(index, part, line) > 0.0 for part in parts)]
     out = []
-    for number in cited:
-        line = by_number.get(number)
-        if line is None or not line.segments:
+    for line in lines:
+        if line in related:
             continue
-        if all(score(index, part, line) == 0.0 for part in parts if part.words or part.values):
-            out.append(number)
+        if any(score(index, segment, other) > 0.0 for other in related for segment in line.segments):
+            continue
+        out.append(line.number)
     return out
 
 

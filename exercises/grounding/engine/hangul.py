@@ -169,6 +169,7 @@ def analyse_word(surface: str, near_time: bool = False) -> Word | None:
     return Word(surface, base, frozenset(keys), concepts, negative, light, compound)
 
 
+@lru_cache(maxsize=65536)
 def bigrams(word: str) -> frozenset[str]:
     return frozenset(word[i:i + 2] for i in range(len(word) - 1)) if len(word) > 1 else frozenset({word})
 

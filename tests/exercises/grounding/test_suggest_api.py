@@ -85,7 +85,7 @@ def test_limits_are_in_the_openapi_schema(client: Client) -> None:
     """The suggest limits (source length, claim count and length) are published in OpenAPI."""
     schema = client.get("/api/openapi.json").json()
     body = schema["components"]["schemas"]["SuggestIn"]["properties"]
-    assert body["source"]["maxLength"] == 3000
+    assert body["source"]["maxLength"] == 2000
     assert body["claims"]["maxItems"] == 10 and body["claims"]["items"]["maxLength"] == 200
     responses = schema["paths"]["/api/grounding/suggest"]["post"]["responses"]
     assert "422" in responses and "429" in responses
