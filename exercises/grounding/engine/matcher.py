@@ -44,6 +44,7 @@ QUALIFIER_SLACK = 0.1  # source values whose qualifier fit is this close to the 
 PRIMARY_MIN = 0.5  # the best line alone must cover this share of the words for a 근거
 MAX_SOURCES = 256  # analysed sources kept per process
 MAX_CLAUSES = 6  # clauses of one claim that are judged
+MIN_CONTENT = 2  # content words and values a claim needs before it is judged at all
 MEMO_LIMIT = 200_000  # claim-word memo entries kept per source
 TOPIC_FACTOR = 0.75  # weight of the clause's topic in ranking
 VALUE_FACTOR = 1.2  # a matching number or date is stronger evidence than a word as rare
@@ -411,6 +412,8 @@ def judge(index: SourceIndex, part: Segment) -> tuple[Verdict, dict[int, float]]
         if value.kind == "weekday":
             continue
         status, number = _value_status(index, part, value, candidates, related)
+        if status == "conflict" and CONDITION in part.cues and len(part.values) > 1:
+            status = "unsure"  # "두 시간 타면 4,000원": a figure computed from a supposed one
         if status == "conflict":
             conflict = True
         elif status == "absent":
@@ -432,8 +435,14 @@ def judge(index: SourceIndex, part: Segment) -> tuple[Verdict, dict[int, float]]
     # from, not lines that only lent a word (the notice's name) to the coverage.
     segments = [seg for number in sorted(cue_lines) for seg in by_number[number].segments]
     best_segment = max(segments, key=lambda seg: _segment_fit(index, part, seg))
-    if conflict or _polarity_conflict(index, part, best_segment) or _antonym_conflict(part, best_segment):
+    if conflict:
         return Verdict(NO_SOURCE, tuple(support)), scores
+    if _polarity_conflict(index, part, best_segment) or _antonym_conflict(part, best_segment):
+        # Read from words, a denial is only as sure as the match: a paraphrase ("돈을 내지 않고"
+        # for "무료로") looks like one. Say 자료없음 only when the claim is well matched.
+        if coverage >= COVER_YES:
+            return Verdict(NO_SOURCE, tuple(support)), scores
+        return Verdict(UNSURE, tuple(support)), scores
     for number in support:  # a line that lent words must not deny them ("…받기 전에는 쓸 수 없습니다")
         if number in cue_lines:
             continue
@@ -452,8 +461,10 @@ def judge(index: SourceIndex, part: Segment) -> tuple[Verdict, dict[int, float]]
     other_condition = CONDITION in source_cues and not _same_condition(part, stated)
     if (unhedged or other_condition) and coverage >= HOLD_COVER and not absent:
         return Verdict(HOLD, tuple(support)), scores
-    if absent and coverage >= COVER_YES:
-        return Verdict(NO_SOURCE, tuple(support)), scores  # on topic, with a figure the source lacks
+    if absent and coverage >= COVER_YES and CONDITION not in part.cues:
+        # On topic, with a figure the source lacks. Not when the claim itself supposes it
+        # ("두 시간 타면 4,000원"): a supposed figure is the claim's, not the source's.
+        return Verdict(NO_SOURCE, tuple(support)), scores
     if absent or unsure or coverage < COVER_YES or _primary(index, part, candidates[0]) < PRIMARY_MIN:
         # Too little of the claim is found, or only as a patchwork of lines none of which says
         # much of it: a paraphrase and a wrong inference look alike here, so say 모름.
@@ -524,11 +535,13 @@ def _silence(index: SourceIndex, claim: str) -> str | None:
     if found is None:
         return None
     rest = analyse(claim[:found.start()] + " " + claim[found.end():], claim=True)
-    named = [word for word in rest.words if not word.light]
+    named = list(rest.words)
     if not named or rest.values:
         return None
     live = [line for line in index.lines if line.segments]
-    if all(max((index.match(word, line) for line in live), default=0.0) < 0.5 for word in named):
+    # Silent on it when no one line names all of it ("전기 자전거 요금": 전기 자전거 on one
+    # line, 요금 on another is still no word on the price of electric bikes).
+    if not any(all(index.match(word, line) >= MATCHED for word in named) for line in live):
         return GROUNDED
     return None
 
@@ -540,6 +553,8 @@ def suggest_one(index: SourceIndex, claim: str) -> tuple[str, list[tuple[int, fl
     parts = analyse_claim(claim)
     if not parts or not any(p.words or p.values for p in parts):
         return UNSURE, []
+    content = sum(len(p.words) + len(p.values) for p in parts)
+    terse = content < MIN_CONTENT  # "네, 열려 있습니다": its subject is in the question, not in the claim
     overloaded = len(parts) > MAX_CLAUSES
     parts = parts[:MAX_CLAUSES]  # a claim of more clauses is a list: ranked on its first ones, not judged
     whole = _merge(parts) if len(parts) > 1 else parts[0]
@@ -555,7 +570,7 @@ def suggest_one(index: SourceIndex, claim: str) -> tuple[str, list[tuple[int, fl
             for number, value in scores.items():
                 final[number] = max(final.get(number, 0.0), 0.95 * value)
     ranked = sorted(((n, round(s, 3)) for n, s in final.items() if s >= 0.05), key=lambda item: (-item[1], item[0]))
-    return (UNSURE if overloaded else hint), ranked[:5]
+    return (UNSURE if overloaded or terse else hint), ranked[:5]
 
 
 def _merge(parts: tuple[Segment, ...]) -> Segment:

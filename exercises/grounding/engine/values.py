@@ -222,7 +222,11 @@ _SINO_DIGIT = "일이삼사오육칠팔구"
 _SINO_COUNT = re.compile(rf"(?<![가-힣])([{_SINO_DIGIT}]?십[{_SINO_DIGIT}]?|[{_SINO_DIGIT}]백)\s*(명|일|분|개|권|세|층|번)(?![가-힣])")
 # 이삼일, 두세 명: "two or three", a vague amount that no source figure confirms
 _APPROX = re.compile(rf"(?<![가-힣])(?:이삼|삼사|사오|오륙|두세|서너|네다섯|대여섯)\s*(일|명|번|개|시간|주|달|분)")
-_FREE = re.compile(r"(?<![가-힣\d,.])(?:무료|공짜|무상|0원)")
+_FREE = re.compile(r"(?<![가-힣\d,.])(?:무료|공짜|무상|0원)"
+                   r"|(?:돈|요금|비용|대여료|이용료|사용료|참가비|수강료)(?:을|를|이|가|은|는)?\s*(?:따로\s*|별도로\s*)?"
+                   r"(?:내지|받지|들지)\s*않")
+_SEASON = re.compile(r"(?<![가-힣])(봄|여름|가을|겨울)(?=철|에|부터|까지|에는|과|와|\s|,|$)")
+_SEASONS = {"봄": (3, 5), "여름": (6, 8), "가을": (9, 11), "겨울": (12, 12)}
 
 _BOUND_AFTER = (("전까지", "min", False), ("이상", "min", False), ("이하", "max", False),
                 ("미만", "max", True), ("초과", "min", True), ("이내", "max", False), ("까지", "max", False),
@@ -304,6 +308,10 @@ def _dates(scan: _Scan) -> None:
         if scan.free(*match.span()):
             opening, closing = _month_span(int(match.group(1))), _month_span(int(match.group(2)))
             scan.add(Value("date", ((opening[0], closing[1]),), "range", span=match.span()))
+    for match in _SEASON.finditer(text):  # 봄 is 3~5월: vague, it agrees with any overlap
+        if scan.free(*match.span()):
+            first, last = _SEASONS[match.group(1)]
+            scan.add(Value("date", ((_month_span(first)[0], _month_span(last)[1]),), "within", span=match.span()))
     for match in _MONTH.finditer(text):
         if scan.free(*match.span()) and 1 <= int(match.group(1)) <= 12:
             role = _time_role(scan, *match.span())
