@@ -188,7 +188,7 @@ def _dense_values(chars: int, seed: int) -> str:
 
 
 def _dense_words(chars: int, seed: int) -> str:
-    vocab = "책방 영업 시간 토요일 주차 무료 신청 확정 담당자 확인 참가비 독서 모임 문자 누리집 계산대 게시판".split()
+    vocab = ["책방", "영업", "시간", "토요일", "주차", "무료", "신청", "확정", "담당자", "확인", "참가비", "독서", "모임", "문자", "누리집", "계산대", "게시판"]
     endings = ["은", "을", "에서", "입니다", "하고", "하며", "지만"]
     out, i = [], seed
     while len(" ".join(out)) < chars:
@@ -201,7 +201,13 @@ def worst_at_limits() -> list[tuple[str, float]]:
     """Cold-cache time of one request at the API limits, for value-dense and word-dense text."""
     from exercises.grounding.engine import suggest
     from exercises.grounding.engine.matcher import clear_caches
-    from exercises.grounding.schemas import MAX_CLAIM_CHARS, MAX_CLAIMS, MAX_LINE_CHARS, MAX_LINES, MAX_SOURCE_CHARS
+    from exercises.grounding.schemas import (
+        MAX_CLAIM_CHARS,
+        MAX_CLAIMS,
+        MAX_LINE_CHARS,
+        MAX_LINES,
+        MAX_SOURCE_CHARS,
+    )
 
     out = []
     for name, make in (("values", _dense_values), ("words", _dense_words)):

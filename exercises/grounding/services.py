@@ -19,7 +19,16 @@ from tutor.errors import Conflict, NotFound, Throttled, TutorError
 from . import feedback
 from .content import claim_text_key, read_exercise
 from .engine import absent_words_shared, split_claims, suggest
-from .models import Attempt, ClaimMark, Exercise, Judgement, Question, SampleAnswer, SuggestWindow, Variant
+from .models import (
+    Attempt,
+    ClaimMark,
+    Exercise,
+    Judgement,
+    Question,
+    SampleAnswer,
+    SuggestWindow,
+    Variant,
+)
 
 MAX_ANSWER_CHARS = 8000
 MAX_CLAIMS = 50

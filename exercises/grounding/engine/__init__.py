@@ -15,7 +15,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .checks import ValueConflict, absent_words_shared, says_silent, unrelated_lines, value_conflicts
+from .checks import (
+    ValueConflict,
+    absent_words_shared,
+    says_silent,
+    unrelated_lines,
+    value_conflicts,
+)
 from .claims import claim_spans
 from .matcher import GROUNDED, HOLD, NO_SOURCE, UNSURE, index_for, suggest_one
 

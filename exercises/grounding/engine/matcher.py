@@ -21,7 +21,16 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from .analysis import ACCEPTS, CONDITION, SILENCE_RE, UNSETTLED, Segment, analyse, analyse_claim, analyse_line
+from .analysis import (
+    ACCEPTS,
+    CONDITION,
+    SILENCE_RE,
+    UNSETTLED,
+    Segment,
+    analyse,
+    analyse_claim,
+    analyse_line,
+)
 from .hangul import Word, normalise, word_similarity
 from .lexicon import ANTONYMS
 from .values import Value, compatible, endpoints

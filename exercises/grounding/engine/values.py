@@ -221,7 +221,7 @@ _SINO_DIGIT = "일이삼사오육칠팔구"
 # 삼십 일, 이십 명, 십오 분: a Sino-Korean number of two syllables or more before a unit (not 일 alone)
 _SINO_COUNT = re.compile(rf"(?<![가-힣])([{_SINO_DIGIT}]?십[{_SINO_DIGIT}]?|[{_SINO_DIGIT}]백)\s*(명|일|분|개|권|세|층|번)(?![가-힣])")
 # 이삼일, 두세 명: "two or three", a vague amount that no source figure confirms
-_APPROX = re.compile(rf"(?<![가-힣])(?:이삼|삼사|사오|오륙|두세|서너|네다섯|대여섯)\s*(일|명|번|개|시간|주|달|분)")
+_APPROX = re.compile(r"(?<![가-힣])(?:이삼|삼사|사오|오륙|두세|서너|네다섯|대여섯)\s*(일|명|번|개|시간|주|달|분)")
 _FREE = re.compile(r"(?<![가-힣\d,.])(?:무료|공짜|무상|0원)"
                    r"|(?:돈|요금|비용|대여료|이용료|사용료|참가비|수강료)(?:을|를|이|가|은|는)?\s*(?:따로\s*|별도로\s*)?"
                    r"(?:내지|받지|들지)\s*않")
