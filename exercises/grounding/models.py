@@ -179,10 +179,3 @@ class ClaimMark(models.Model):
     class Meta:
         ordering = ["order"]
 
-
-class SuggestWindow(models.Model):
-    """How many suggest requests a user made in the current one-minute window (the rate limit)."""
-
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    started_at = models.DateTimeField()
-    count = models.PositiveIntegerField(default=0)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 from django.utils import timezone
@@ -19,16 +21,7 @@ from tutor.errors import Conflict, NotFound, Throttled, TutorError
 from . import feedback
 from .content import claim_text_key, read_exercise
 from .engine import absent_words_shared, split_claims, suggest
-from .models import (
-    Attempt,
-    ClaimMark,
-    Exercise,
-    Judgement,
-    Question,
-    SampleAnswer,
-    SuggestWindow,
-    Variant,
-)
+from .models import Attempt, ClaimMark, Exercise, Judgement, Question, SampleAnswer, Variant
 
 MAX_ANSWER_CHARS = 8000
 MAX_CLAIMS = 50
@@ -229,23 +222,32 @@ def mark_claims(*, attempt: Attempt, marks: dict[int, dict[str, str | list[int]]
         claim.save()
 
 
-@transaction.atomic
 def count_suggest_request(*, user: AbstractBaseUser) -> None:
     """Count one suggest request in the user's current minute; refuse with 429 beyond the allowance.
 
-    A fixed one-minute window per user, in the database so that every server process shares it.
+    A fixed one-minute window per user in Django's cache: no database write on the hot path.
+    The count is shared by every server process that shares the cache (``CACHES``); with the
+    default per-process memory cache each process counts on its own.
     """
     limit = suggest_allowance()
-    now = timezone.now()
-    window, _created = SuggestWindow.objects.select_for_update().get_or_create(user=user, defaults={"started_at": now})
-    if (now - window.started_at).total_seconds() >= 60:
-        window.started_at, window.count = now, 0
-    if window.count >= limit:
-        retry = max(1, 60 - int((now - window.started_at).total_seconds()))
+    now = clock()
+    window = int(now // 60)
+    key = f"grounding:suggest:{user.pk}:{window}"
+    cache.add(key, 0, timeout=120)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, timeout=120)
+        count = 1
+    if count > limit:
+        retry = max(1, int((window + 1) * 60 - now) + 1)
         raise Throttled(_("근거 후보 요청은 1분에 %(n)d번까지입니다. %(s)d초 뒤에 다시 시도하세요.") % {"n": limit, "s": retry},
                         retry_after=retry)
-    window.count += 1
-    window.save(update_fields=["started_at", "count"])
+
+
+def clock() -> float:
+    """Seconds since the epoch (a seam for tests of the rate-limit window)."""
+    return time.time()
 
 
 def suggest_allowance() -> int:
