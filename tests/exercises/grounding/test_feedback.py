@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from exercises.grounding import services
 from exercises.grounding.feedback import claim_feedback
@@ -140,3 +141,15 @@ def test_old_feedback_stays_readable(learner_client: Client, learner: User, book
     Attempt.objects.filter(pk=attempt.pk).update(status="submitted", feedback=old)
     page = learner_client.get(reverse("grounding:attempt", args=[attempt.pk])).content.decode()
     assert "이전 방식" in page and "옛 해설" in page and "답안 키와 같습니다" in page
+
+
+def test_claim_keys_stay_hidden_until_submission(learner_client: Client, learner: User, bookshop: Exercise) -> None:
+    """Started from a sample, the marking page and the API show no claim key, only after submission."""
+    sample = bookshop.samples.get(key="sample-b")
+    attempt = start(learner, bookshop, sample.text, key="hidden")
+    page = learner_client.get(reverse("grounding:attempt", args=[attempt.pk])).content.decode()
+    api = learner_client.get(f"/api/grounding/attempts/{attempt.pk}").json()
+    for key in sample.claims:
+        assert escape(key["explanation"]) not in page and key["explanation"] not in str(api)
+    assert "원문과 어긋남" not in page and all(c["keyed"] for c in api["claims"])
+    assert learner_client.get(f"/api/grounding/attempts/{attempt.pk}/feedback").status_code == 409
