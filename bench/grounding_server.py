@@ -62,7 +62,12 @@ def _post(url: str, token: str, body: dict) -> tuple[int, float]:
 
 
 def _bodies(requests: int) -> tuple[list[dict], list[dict]]:
-    from exercises.grounding.schemas import MAX_CLAIM_CHARS, MAX_CLAIMS, MAX_LINE_CHARS, MAX_SOURCE_CHARS
+    from exercises.grounding.schemas import (
+        MAX_CLAIM_CHARS,
+        MAX_CLAIMS,
+        MAX_LINE_CHARS,
+        MAX_SOURCE_CHARS,
+    )
 
     items = grounding_eval._claims_of(grounding_eval.DATA / "grounding_eval.yaml", "own")
     items += grounding_eval._claims_of(grounding_eval.DATA / "grounding_chat_dev.yaml", "chat-dev")
