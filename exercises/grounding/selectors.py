@@ -11,7 +11,7 @@ from lessons.content import SLUG
 from lessons.selectors import access_lesson
 from tutor import access
 from tutor.access import AnyUser
-from tutor.errors import NotFound
+from tutor.errors import Conflict, NotFound
 
 from .models import Attempt, Exercise, Variant
 
@@ -70,3 +70,10 @@ def learner_attempts_for(viewer: AnyUser, exercise: Exercise, username: str) -> 
     if learner is None or not access.may_see_records_of(viewer, learner):
         raise NotFound(_("그런 학습자의 기록은 없습니다."))
     return learner, attempts_of(learner, exercise)
+
+
+def submitted_feedback(attempt: Attempt) -> dict:
+    """The stored feedback of a submitted attempt; before submission there is none to read."""
+    if attempt.status != Attempt.Status.SUBMITTED or attempt.feedback is None:
+        raise Conflict(_("제출한 뒤에 피드백을 볼 수 있습니다."))
+    return attempt.feedback
