@@ -46,6 +46,7 @@ def lesson_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "files": list(version.files.all()),
             "confidence_choices": SelfReport.Confidence.choices,
             "self_check_part": PartKey.SELF_CHECK.value,
+            "earlier_reports": selectors.earlier_reports_count(request.user, lesson),
         },
     )
 
