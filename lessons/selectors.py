@@ -81,6 +81,14 @@ def reports_for(user: AnyUser, lesson: Lesson) -> dict[str, SelfReport]:
     return {report.self_check.key: report for report in reports}
 
 
+def earlier_reports_count(user: AnyUser, lesson: Lesson) -> int:
+    """How many of the user's self-reports answered self-checks of versions the lesson has moved on from."""
+    if not user.is_authenticated:
+        return 0
+    return (SelfReport.objects.by(user).filter(self_check__version__lesson=lesson)
+            .exclude(self_check__version=lesson.current_version).count())
+
+
 @dataclass
 class LessonProgress:
     """One lesson's three tracks for one learner, kept side by side and never combined."""

@@ -195,7 +195,7 @@ def refused_access(request: Any, exc: Any) -> None:
     """Log a 404 that an access check gave a signed-in user; called by the page and API error handlers.
 
     The target is what the check refused, or else the URL route (not the path),
-    so probing ids yields one gathered entry per route and hour, not one per id.
+    so probing ids or names yields one gathered entry per route and hour, not one per id.
     """
     user = getattr(request, "auth", None) or getattr(request, "user", None)
     if user is None or not user.is_authenticated:
@@ -207,8 +207,9 @@ def refused_access(request: Any, exc: Any) -> None:
         route = (match.route if match is not None else "") or request.path
         target = Target("route", route[:64], route[:200])
     try:
+        # No path: it may name another person (a username in the URL); the target or route is enough.
         refusal(actor=user, action="access.deny", target=target, reason=exc.reason or exc.detail,
-                detail={"method": request.method, "path": request.path[:200]})
+                detail={"method": request.method})
     except DatabaseError:  # the person still gets their 404, never a 500; the failure reaches the server log
         logger.exception("could not audit a refused access to %s", request.path)
 
