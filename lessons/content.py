@@ -195,10 +195,9 @@ def read_objectives(meta: dict[str, Any], path: Path) -> list[str]:
     low, high = OBJECTIVES_RANGE
     if not isinstance(raw, list) or not low <= len(raw) <= high:
         raise ContentError(f"{path}: front matter 'objectives'에 학습 목표를 {low}~{high}개 목록으로 적으세요.")
-    objectives = [str(item).strip() for item in raw]
-    if not all(objectives):
-        raise ContentError(f"{path}: 'objectives'에 빈 항목이 있습니다.")
-    return objectives
+    if not all(isinstance(item, str) and item.strip() for item in raw):
+        raise ContentError(f"{path}: 'objectives'의 항목은 빈칸이 아닌 문장이어야 합니다 (':'가 있으면 따옴표로 감싸세요).")
+    return [item.strip() for item in raw]
 
 
 def read_diagrams(folder: Path) -> list[DiagramSource]:

@@ -74,6 +74,7 @@ def test_objectives_are_read_in_order_and_shown_at_the_top(content: Path, client
     "objectives:\n" + "".join(f"  - 목표 {n}\n" for n in range(6)),
     "objectives:\n  - 있다\n  - ''\n",
     "objectives: 목록이 아닌 문장\n",
+    "objectives:\n  - 첫째 목표\n  - 따옴표 없이 쓴 콜론: 은 묶음이 된다\n",
 ])
 def test_objectives_outside_two_to_five_sentences_are_refused(content: Path, objectives: str) -> None:
     set_front_matter(content / "tool-calls", objectives)
