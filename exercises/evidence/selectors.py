@@ -311,6 +311,7 @@ class QueueRow:
     open_flags: int
     disagreement: bool
     unreleased: int
+    peer_leased: int = 0
     reproductions: list[str] = field(default_factory=list)
 
     @property
@@ -341,6 +342,7 @@ def _queue_row(submission: Submission, minimum: int) -> QueueRow:
         open_flags=sum(1 for r in reviews for f in r.flags.all() if f.resolved_at is None),
         disagreement=reviews_disagree(reviews) and submission.disagreement_resolved_at is None,
         unreleased=sum(1 for r in reviews if r.kind != Review.Kind.SELF and r.released_at is None),
+        peer_leased=sum(1 for a in submission.allocations.all() if a.is_live(timezone.now())),
         reproductions=[r.get_status_display() for a in submission.allocations.all() for r in a.reproductions.all()],
     )
 
