@@ -12,8 +12,8 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
-from ninja.renderers import JSONRenderer
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.renderers import JSONRenderer
 from ninja.security import HttpBearer, SessionAuth
 from ninja.security.base import AuthBase
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.contrib.auth import get_user_model
 from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -17,11 +17,20 @@ from exercises.labs.services import request_run
 from lessons.content import ContentError
 from lessons.models import Fixture, Lesson
 from tutor import access, audit
-from tutor.models import Cohort
 from tutor.errors import Conflict, NotFound, TutorError
+from tutor.models import Cohort
 
 from .content import criteria_digest, read_tasks
-from .models import INSUFFICIENT, EvidenceTask, Flag, PeerAllocation, Reproduction, Review, RubricVersion, Submission
+from .models import (
+    INSUFFICIENT,
+    EvidenceTask,
+    Flag,
+    PeerAllocation,
+    Reproduction,
+    Review,
+    RubricVersion,
+    Submission,
+)
 
 MAX_TEXT_CHARS = 20_000
 

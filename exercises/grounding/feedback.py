@@ -15,7 +15,6 @@ from .engine import suggest
 from .models import Attempt, Judgement
 
 
-
 def label(judgement: str) -> str:
     return str(Judgement(judgement).label)
 

@@ -7,9 +7,9 @@ from django.conf import settings
 
 from exercises.labs import conf
 from exercises.labs.checking import run_checks
+from exercises.labs.content import read_lab
 from exercises.labs.models import Lab
 from exercises.labs.sandbox import run_python
-from exercises.labs.content import read_lab
 
 LAB_DIRS = sorted(settings.CONTENT_DIR.glob("*/labs/*/lab.yaml"))
 
