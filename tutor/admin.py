@@ -7,9 +7,11 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from .forms import AdminSignInForm
 from .models import AuditEntry, Cohort
 
 admin.site.site_header = "근거 튜터 관리"
+admin.site.login_form = AdminSignInForm
 admin.site.site_title = "근거 튜터 관리"
 
 

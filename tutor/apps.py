@@ -9,4 +9,9 @@ class TutorConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.urls import register_converter
+
         from . import checks  # noqa: F401  (registers the system checks)
+        from .numbers import IdConverter
+
+        register_converter(IdConverter, "id")

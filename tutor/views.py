@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext, gettext_lazy
@@ -71,7 +73,19 @@ def _error_page(status: int, code: str, title_text: str, detail_text: str) -> Ca
     return view
 
 
-bad_request = _error_page(400, "bad_request", gettext_lazy("잘못된 요청입니다"), gettext_lazy("주소나 보낸 내용을 확인하세요."))
+too_large = _error_page(
+    413, "too_large", gettext_lazy("보낸 내용이 너무 큽니다"),
+    gettext_lazy("요청 본문은 %(mib)s MiB까지 받습니다. 내용을 줄여 다시 보내 주세요.")
+    % {"mib": round(settings.DATA_UPLOAD_MAX_MEMORY_SIZE / 1024 / 1024, 1)},
+)
+_bad_request = _error_page(400, "bad_request", gettext_lazy("잘못된 요청입니다"), gettext_lazy("주소나 보낸 내용을 확인하세요."))
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Answer 400, or 413 when the body was over the limit (Django reports both as bad requests)."""
+    if isinstance(exception, RequestDataTooBig):
+        return too_large(request, exception)
+    return _bad_request(request, exception)
 permission_denied = _error_page(403, "refused", gettext_lazy("허용되지 않은 요청입니다"), gettext_lazy("이 작업을 할 권한이 없습니다."))
 page_not_found = _error_page(404, "not_found", gettext_lazy("찾을 수 없습니다"), gettext_lazy("주소가 바뀌었거나, 볼 수 없는 페이지입니다."))
 server_error = _error_page(

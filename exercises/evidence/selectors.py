@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -116,14 +117,15 @@ def attachable_runs(author: AbstractBaseUser, task: EvidenceTask) -> list[LabRun
                 .order_by("-created_at")[:30])
 
 
-def released_review_counts(user: AbstractBaseUser) -> dict[int, list[str]]:
-    """Per lesson, the kinds of released reviews of ``user``'s work (for the three-track progress view)."""
-    result: dict[int, list[str]] = {}
-    reviews = (Review.objects.filter(submission__author=user, submission__released_at__isnull=False)
-               .exclude(kind=Review.Kind.SELF).select_related("submission__task"))
-    own = Review.objects.filter(submission__author=user, kind=Review.Kind.SELF).select_related("submission__task")
-    for review in [*own, *reviews]:
-        result.setdefault(review.submission.task.lesson_id, []).append(
+def released_review_counts(user_ids: list[Any]) -> dict[Any, dict[int, list[str]]]:
+    """Per author and lesson, the kinds of reviews each author may see of their work: their own
+    self-reviews, and others' once released (for the three-track progress view)."""
+    result: dict[Any, dict[int, list[str]]] = {}
+    mine = Review.objects.filter(submission__author_id__in=user_ids).select_related("submission__task")
+    own = mine.filter(kind=Review.Kind.SELF)
+    released = mine.filter(submission__released_at__isnull=False).exclude(kind=Review.Kind.SELF)
+    for review in [*own, *released]:
+        result.setdefault(review.submission.author_id, {}).setdefault(review.submission.task.lesson_id, []).append(
             f"{review.submission.task.title}: {review.get_kind_display()}")
     return result
 

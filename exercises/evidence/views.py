@@ -15,19 +15,20 @@ from django.views.decorators.http import require_POST, require_safe
 
 from exercises.labs.records import digest_verifies
 from lessons.rendering import render_markdown
-from lessons.selectors import progress_of
+from lessons.selectors import progress_of_learners, published_lessons
 from tutor import access
 from tutor.errors import NotFound, TutorError
+from tutor.numbers import int_or_none
 
 from . import selectors, services
 from .models import INSUFFICIENT, EvidenceTask, Review
 
 
 def _numbers(raw: str) -> list[int]:
-    tokens = raw.replace(",", " ").split()
-    if not all(token.isdigit() for token in tokens):
-        raise TutorError(_("줄 번호는 숫자로 적어 주세요 (예: 2, 5)."))
-    return [int(token) for token in tokens]
+    numbers = [int_or_none(token, low=1, high=100_000) for token in raw.replace(",", " ").split()]
+    if None in numbers:
+        raise TutorError(_("줄 번호는 숫자(0–9)로 적어 주세요 (예: 2, 5)."))
+    return [n for n in numbers if n is not None]
 
 
 @require_safe
@@ -52,7 +53,7 @@ def save_draft(request: HttpRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     draft = services.save_draft(
         author=request.user, task=task, text=request.POST.get("text", ""),
-        run_ids=[int(n) for n in request.POST.getlist("runs") if n.isdigit()],
+        run_ids=[n for n in map(int_or_none, request.POST.getlist("runs")) if n is not None],
         lines=_numbers(request.POST.get("lines", "")),
     )
     if request.htmx:
@@ -177,7 +178,7 @@ def queue(request: HttpRequest) -> HttpResponse:
     """The instructor's review queue, filtered by cohort, task, state, flags and disagreement."""
     cohort = request.GET.get("cohort", "")
     rows = selectors.instructor_queue(
-        request.user, cohort_id=int(cohort) if cohort.isdigit() else None, task_slug=request.GET.get("task", ""),
+        request.user, cohort_id=int_or_none(cohort), task_slug=request.GET.get("task", ""),
         state=request.GET.get("state", ""), flagged="flagged" in request.GET, disagreement="disagreement" in request.GET,
     )
     return render(request, "evidence/queue.html", {
@@ -191,7 +192,8 @@ def queue(request: HttpRequest) -> HttpResponse:
 @require_POST
 def assign(request: HttpRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
-    reviewer = get_user_model().objects.filter(pk=request.POST.get("reviewer", "0")).first()
+    reviewer_id = int_or_none(request.POST.get("reviewer"), low=1)
+    reviewer = get_user_model().objects.filter(pk=reviewer_id).first() if reviewer_id else None
     if reviewer is None:
         raise NotFound(_("그런 학습자는 없습니다."))
     services.assign_peer(instructor=request.user, submission=submission, reviewer=reviewer)
@@ -202,8 +204,8 @@ def assign(request: HttpRequest, submission_id: int) -> HttpResponse:
 @require_POST
 def lower_minimum(request: HttpRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
-    raw = request.POST.get("minimum", "")
-    services.set_min_peer_reviews(instructor=request.user, task=task, minimum=int(raw) if raw.isdigit() else -1,
+    minimum = int_or_none(request.POST.get("minimum"), high=1000)
+    services.set_min_peer_reviews(instructor=request.user, task=task, minimum=-1 if minimum is None else minimum,
                                   reason=request.POST.get("reason", ""))
     messages.success(request, _("최소 동료 검토 수를 바꿨습니다."))
     return redirect("evidence:queue")
@@ -237,8 +239,9 @@ def cohort_progress(request: HttpRequest, cohort_id: int) -> HttpResponse:
     """Completion, self-report and review side by side, per learner and lesson; never merged."""
     cohort = selectors.access_cohort(request.user, cohort_id)
     learners = list(cohort.learners.order_by("username"))
+    progress = progress_of_learners(learners, lessons=published_lessons())
     return render(request, "evidence/cohort_progress.html", {
-        "cohort": cohort, "table": [(learner, progress_of(learner)) for learner in learners],
+        "cohort": cohort, "table": [(learner, progress[learner.pk]) for learner in learners],
     })
 
 

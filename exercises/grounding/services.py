@@ -14,6 +14,7 @@ from lessons.content import ContentError, folder_digest
 from lessons.models import CompletionRecord, Fixture, Lesson
 from lessons.services import record_completion
 from tutor.errors import Conflict, NotFound, TutorError
+from tutor.numbers import int_or_none
 
 from . import feedback
 from .content import read_exercise
@@ -147,9 +148,9 @@ def parse_lines(raw: str, *, line_count: int) -> list[int]:
     """Read "2, 5 7" into [2, 5, 7]; refuse numbers outside the source with a clear message."""
     numbers: set[int] = set()
     for token in raw.replace(",", " ").replace("번", " ").split():
-        if not token.isdigit():
-            raise TutorError(_("인용한 줄은 숫자로 적어 주세요 (예: 2, 5). '%(t)s'는 읽을 수 없습니다.") % {"t": token[:20]})
-        number = int(token)
+        number = int_or_none(token)
+        if number is None:
+            raise TutorError(_("인용한 줄은 숫자(0–9)로 적어 주세요 (예: 2, 5). '%(t)s'는 읽을 수 없습니다.") % {"t": token[:20]})
         if not 1 <= number <= line_count:
             raise TutorError(_("%(n)d번 줄은 없습니다. 원문은 1–%(max)d번 줄입니다.") % {"n": number, "max": line_count})
         numbers.add(number)

@@ -13,7 +13,7 @@ from . import selectors, services
 from .engine import suggest
 from .models import Attempt, Judgement
 
-_FIELD = re.compile(r"^(judgement|question|lines)-(\d+)$")
+_FIELD = re.compile(r"^(judgement|question|lines)-([0-9]{1,19})$")
 
 
 @require_safe

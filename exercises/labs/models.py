@@ -132,10 +132,15 @@ class LabRun(models.Model):
 
 
 class SandboxHealth(models.Model):
-    """The result of the sandbox self-test a worker ran at start. Labs are refused while the latest failed."""
+    """The result of the sandbox self-test a worker ran at start, kept per host.
+
+    A worker takes runs only while its own host's latest check passed; the site
+    refuses runs only when no host's latest check passed.
+    """
 
     checked_at = models.DateTimeField(auto_now_add=True, db_index=True)
     ok = models.BooleanField()
+    host = models.CharField(max_length=100, db_index=True, default="", help_text="the worker's host name")
     worker = models.CharField(max_length=100)
     interpreter = models.CharField(max_length=40, blank=True)
     detail = models.JSONField(default=list, help_text="[{name, contained, status, note}]")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import socket
+
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Max, QuerySet, Subquery
 from django.utils.translation import gettext as _
 
 from lessons.content import SLUG
@@ -53,5 +55,26 @@ def latest_prediction(user: AbstractBaseUser, lab: Lab) -> str:
             .order_by("-created_at", "-id").values_list("prediction", flat=True).first() or "")
 
 
+def this_host() -> str:
+    return socket.gethostname()
+
+
+def latest_health_per_host() -> list[SandboxHealth]:
+    """The latest self-test of each host that ever ran a worker, newest first."""
+    latest_ids = SandboxHealth.objects.values("host").annotate(last=Max("id")).values("last")
+    return list(SandboxHealth.objects.filter(pk__in=Subquery(latest_ids)).order_by("-checked_at", "-id"))
+
+
+def host_health(host: str) -> SandboxHealth | None:
+    """The latest self-test on ``host``: its worker takes runs only while this passed."""
+    return SandboxHealth.objects.filter(host=host).order_by("-checked_at", "-id").first()
+
+
 def sandbox_health() -> SandboxHealth | None:
-    return SandboxHealth.objects.order_by("-checked_at", "-id").first()
+    """What decides whether the site accepts runs: a passing host's latest check, if any host
+    passes; otherwise the latest failure (``None`` when no worker has checked yet).
+
+    One failing host must not block runs that a healthy host can take.
+    """
+    per_host = latest_health_per_host()
+    return next((health for health in per_host if health.ok), per_host[0] if per_host else None)

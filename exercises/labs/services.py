@@ -23,7 +23,7 @@ from lessons.models import CompletionRecord, Fixture, Lesson
 from lessons.services import record_completion
 from tutor.errors import Conflict, Refused, Throttled, TutorError
 
-from . import conf, records
+from . import conf, records, selectors, wakeup
 from .checking import run_checks
 from .content import read_lab
 from .models import Lab, LabRun, SandboxHealth
@@ -153,15 +153,21 @@ def _enqueue(run_id: int) -> None:
     from .tasks import execute_lab_run
 
     execute_lab_run.enqueue(run_id=run_id)
+    wakeup.notify_workers()
 
 
 def ensure_sandbox_healthy() -> None:
-    """Refuse new runs while this host cannot isolate, or the latest worker self-test failed."""
-    problem = sandbox_problem(conf.sandbox_config())
-    if problem:
-        raise Refused(problem)
-    latest = SandboxHealth.objects.order_by("-checked_at", "-id").first()
-    if latest is not None and not latest.ok:
+    """Refuse new runs while no host's latest self-test passed.
+
+    Before any worker has checked, the web host itself must be able to isolate; after
+    that only the workers' hosts matter (a web-only host needs no bubblewrap).
+    """
+    latest = selectors.sandbox_health()
+    if latest is None:
+        if problem := sandbox_problem(conf.sandbox_config()):
+            raise Refused(problem)
+        return
+    if not latest.ok:
         failed = ", ".join(item["name"] for item in latest.detail if not item["contained"])
         raise Refused(_("실습 실행 환경(샌드박스) 점검에 실패해 지금은 실행하지 않습니다 (%(failed)s). "
                         "관리자가 고칠 때까지 기다려 주세요.") % {"failed": failed or _("준비 안 됨")})
@@ -263,6 +269,7 @@ def record_sandbox_health() -> SandboxHealth:
         version = ""
     return SandboxHealth.objects.create(
         ok=bool(verdicts) and all(v.contained for v in verdicts),
+        host=selectors.this_host(),
         worker=f"{socket.gethostname()}:{os.getpid()}",
         interpreter=version,
         detail=[{"name": v.name, "contained": v.contained, "status": v.status, "note": v.note} for v in verdicts],
