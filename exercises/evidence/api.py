@@ -30,7 +30,7 @@ def submission_out(viewer: object, submission: Submission) -> dict:
         "author": _("나") if is_author else (submission.author.get_username()
                                               if access.instructs(viewer, submission.author) else _("익명 동료")),
         "text": submission.text, "cited_lines": submission.cited_lines,
-        "lab_runs": list(submission.lab_runs.values_list("pk", flat=True)),
+        "lab_runs": [run.pk for run in submission.lab_runs.all()],
         "rubric_version": submission.rubric_version.number,
         "fixture_version": submission.fixture_version.number if submission.fixture_version else None,
         "submitted_at": submission.submitted_at, "released": submission.released_at is not None,
@@ -42,7 +42,7 @@ def submission_out(viewer: object, submission: Submission) -> dict:
 
 @router.get("/submissions", response=list[SubmissionOut], summary="내 제출 (제출한 판)")
 def my_submissions(request: HttpRequest) -> list[dict]:
-    submissions = Submission.objects.submitted().filter(author=request.auth).select_related("task", "rubric_version")
+    submissions = selectors.with_reviews(Submission.objects.submitted().filter(author=request.auth))
     return [submission_out(request.auth, s) for s in submissions]
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
 
 from exercises.labs.models import LabRun
@@ -91,15 +91,27 @@ def access_flag(user: AnyUser, flag_id: int) -> Flag:
 
 
 def reviews_visible_to(user: AnyUser, submission: Submission) -> list[Review]:
-    """Instructors see every review; the author sees their own self-review, and the rest only once released."""
-    reviews = submission.reviews.select_related("reviewer").order_by("created_at")
+    """Instructors see every review; the author sees their own self-review, and the rest only once released.
+
+    Uses the reviews prefetched with ``with_reviews`` when a list of submissions is shown.
+    """
+    if "reviews" in getattr(submission, "_prefetched_objects_cache", {}):
+        reviews = list(submission.reviews.all())
+    else:
+        reviews = list(submission.reviews.select_related("reviewer").order_by("created_at"))
     if access.instructs(user, submission.author):
-        return list(reviews)
+        return reviews
     if user.pk == submission.author_id:
         if submission.released_at is None:
-            return list(reviews.filter(reviewer=user, kind=Review.Kind.SELF))
-        return list(reviews)
-    return list(reviews.filter(reviewer=user))  # a peer sees only what they wrote
+            return [r for r in reviews if r.reviewer_id == user.pk and r.kind == Review.Kind.SELF]
+        return reviews
+    return [r for r in reviews if r.reviewer_id == user.pk]  # a peer sees only what they wrote
+
+
+def with_reviews(submissions: QuerySet[Submission]) -> QuerySet[Submission]:
+    """What a list of submissions shows, read in a fixed number of queries however many there are."""
+    return submissions.select_related("task", "author", "rubric_version", "fixture_version").prefetch_related(
+        "lab_runs", Prefetch("reviews", queryset=Review.objects.select_related("reviewer").order_by("created_at")))
 
 
 def draft_of(author: AbstractBaseUser, task: EvidenceTask) -> Submission | None:

@@ -81,3 +81,10 @@ def test_an_english_browser_gets_korean_pages_marked_as_korean(client: Client) -
     """The site has only Korean messages, so it never claims lang="en"."""
     page = client.get("/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9").content.decode()
     assert 'lang="ko"' in page and 'lang="en"' not in page
+
+
+def test_a_bad_host_header_gets_a_korean_400_not_a_500(client: Client) -> None:
+    """Django refuses an unknown Host before authentication runs; the error page must still render."""
+    client.raise_request_exception = False
+    response = client.get("/", HTTP_HOST="evil.example")
+    assert response.status_code == 400 and "잘못된 요청" in response.content.decode()
