@@ -99,6 +99,8 @@ class Site:
                 self.process.wait()
 
     def __enter__(self) -> Site:
+        # A bench stopped with SIGTERM still stops the server it started.
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))
         self.prepare()
         self.start()
         return self

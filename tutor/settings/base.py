@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
@@ -207,7 +208,7 @@ CONTENT_DIR = BASE_DIR / "lessons" / "content"
 # One JSON object per line (LOG_FORMAT=json, the default outside `make dev`), each
 # with the request id that the response also carries as X-Request-ID.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "json")
-LOGGING = {
+LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"request_id": {"()": "tutor.logs.RequestIdFilter"}},
@@ -252,6 +253,8 @@ LAB_WORKER_POLL_SECONDS = float(os.environ.get("LAB_WORKER_POLL_SECONDS", "0.05"
 # An idle worker waits for a wake-up (LISTEN/NOTIFY on PostgreSQL, a socket on
 # SQLite), polling at most this rarely in case one was missed.
 LAB_WORKER_IDLE_POLL_SECONDS = float(os.environ.get("LAB_WORKER_IDLE_POLL_SECONDS", "2"))
+# A worker silent this long (no heartbeat) no longer counts for the site's sandbox verdict.
+LAB_WORKER_SILENT_AFTER_SECONDS = int(os.environ.get("LAB_WORKER_SILENT_AFTER_SECONDS", "90"))
 # A worker whose host failed the self-test takes no runs and repeats the test this often.
 LAB_SELFTEST_RETRY_SECONDS = float(os.environ.get("LAB_SELFTEST_RETRY_SECONDS", "60"))
 # /healthz fails when the oldest waiting task has waited longer than this (no worker takes it).

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
 from django.db.utils import OperationalError
+from django.utils import timezone
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
@@ -31,10 +32,18 @@ class WakeableWorker(Worker):
     transaction, so several workers on several hosts never take the same task.
     """
 
-    def __init__(self, *, waiter: wakeup.Waiter, idle_poll: float, **kwargs: Any) -> None:
+    def __init__(self, *, waiter: wakeup.Waiter, idle_poll: float, health: SandboxHealth, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.waiter = waiter
         self.idle_poll = idle_poll
+        self.health = health
+        self.last_beat = 0.0
+
+    def beat(self) -> None:
+        """Mark this worker alive now and then, so the site knows whose check still counts."""
+        if time.monotonic() - self.last_beat >= settings.LAB_WORKER_SILENT_AFTER_SECONDS / 3:
+            SandboxHealth.objects.filter(pk=self.health.pk).update(seen_at=timezone.now())
+            self.last_beat = time.monotonic()
 
     def claim_next(self) -> DBTaskResult | None:
         tasks = DBTaskResult.objects.ready().filter(
@@ -54,6 +63,7 @@ class WakeableWorker(Worker):
         interval = self.interval
         while self.running:
             close_old_connections()
+            self.beat()
             task_result = self.claim_next()
             if task_result is not None:
                 self.run_task(task_result)
@@ -90,7 +100,7 @@ class Command(BaseCommand):
             self.stdout.write(f"멈춘 실행 {len(settled)}개를 정리했습니다: {settled}")
         waiter = wakeup.open_waiter()
         worker = WakeableWorker(
-            waiter=waiter, idle_poll=settings.LAB_WORKER_IDLE_POLL_SECONDS,
+            waiter=waiter, idle_poll=settings.LAB_WORKER_IDLE_POLL_SECONDS, health=health,
             queue_names=["default"], interval=settings.LAB_WORKER_POLL_SECONDS, batch=batch,
             backend_name="default", startup_delay=False, max_tasks=None,
             worker_id=f"{socket.gethostname()}:{os.getpid()}"[:64], excluded_queue_names=[],
