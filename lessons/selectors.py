@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from django.apps import apps
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Count
 from django.utils.translation import gettext
 
@@ -92,13 +92,13 @@ class LessonProgress:
     parts_total: int = len(PartKey.values)
 
 
-def progress_of(user: AbstractBaseUser) -> list[LessonProgress]:
+def progress_of(user: User) -> list[LessonProgress]:
     """Completion and self-report per visible lesson for ``user``; review records join in later apps."""
     return progress_of_learners([user], lessons=visible_lessons(user))[user.pk]
 
 
 def progress_of_learners(
-    users: Sequence[AbstractBaseUser], *, lessons: list[Lesson]
+    users: Sequence[User], *, lessons: list[Lesson]
 ) -> dict[Any, list[LessonProgress]]:
     """Each learner's three tracks over ``lessons``, by user id, in the same few queries for 1 or 50.
 

@@ -7,14 +7,13 @@ the API never filter by hand. Anything a user may not see is reported as
 
 from __future__ import annotations
 
-from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 
 from .errors import SignInRequired
 from .models import Cohort
 from .roles import Role
 
-AnyUser = AbstractBaseUser | AnonymousUser
+AnyUser = User | AnonymousUser
 
 
 def has_role(user: AnyUser, role: Role) -> bool:
@@ -26,7 +25,7 @@ def has_role(user: AnyUser, role: Role) -> bool:
     cache = getattr(user, "_tutor_roles", None)
     if cache is None:
         cache = frozenset(user.groups.values_list("name", flat=True))
-        user._tutor_roles = cache
+        user._tutor_roles = cache  # type: ignore[attr-defined]  # a per-request cache on the object
     return role.value in cache
 
 
@@ -43,7 +42,7 @@ def may_see_unpublished(user: AnyUser) -> bool:
     return is_instructor(user) or is_fixture_admin(user)
 
 
-def instructs(instructor: AnyUser, learner: AbstractBaseUser) -> bool:
+def instructs(instructor: AnyUser, learner: User) -> bool:
     """Say whether ``instructor`` teaches a cohort that ``learner`` belongs to."""
     if not is_instructor(instructor):
         return False
@@ -52,15 +51,16 @@ def instructs(instructor: AnyUser, learner: AbstractBaseUser) -> bool:
     return Cohort.objects.taught_by(instructor).filter(learners=learner).exists()
 
 
-def may_see_records_of(viewer: AnyUser, owner: AbstractBaseUser) -> bool:
+def may_see_records_of(viewer: AnyUser, owner: User) -> bool:
     """A person's records are theirs and their instructors' to see, nobody else's."""
     if not viewer.is_authenticated:
         return False
     return viewer.pk == owner.pk or instructs(viewer, owner)
 
 
-def require_sign_in(user: AnyUser) -> AbstractBaseUser:
+def require_sign_in(user: AnyUser) -> User:
     """Return the user if signed in; otherwise refuse with "로그인이 필요합니다"."""
     if not user.is_authenticated:
         raise SignInRequired("이 내용은 로그인한 뒤에 볼 수 있습니다.")
-    return user  # type: ignore[return-value]
+    assert isinstance(user, User)
+    return user

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.auth.models import User
 from django.http import HttpRequest
 
 from .forms import AdminSignInForm
@@ -13,6 +14,11 @@ from .models import AuditEntry, Cohort
 admin.site.site_header = "근거 튜터 관리"
 admin.site.login_form = AdminSignInForm
 admin.site.site_title = "근거 튜터 관리"
+
+
+def staff(request: HttpRequest) -> User | None:
+    """The signed-in staff member behind an admin request (the admin lets no visitor in)."""
+    return request.user if isinstance(request.user, User) else None
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

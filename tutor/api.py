@@ -91,7 +91,7 @@ def problem(
 @api.exception_handler(TutorError)
 def tutor_error(request: HttpRequest, exc: TutorError) -> HttpResponse:
     headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
-    return problem(request, status=exc.status, code=exc.code, title=exc.title, detail=exc.detail, headers=headers)
+    return problem(request, status=exc.status, code=exc.code, title=str(exc.title), detail=exc.detail, headers=headers)
 
 
 @api.exception_handler(ValidationError)

@@ -6,8 +6,7 @@ import hashlib
 import json
 from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import models
 
 from .models import AuditEntry
@@ -23,7 +22,7 @@ def state_digest(state: Any) -> str:
 
 def record(
     *,
-    actor: AbstractBaseUser | AnonymousUser | None,
+    actor: User | AnonymousUser | None,
     action: str,
     target: models.Model,
     reason: str = "",

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 
 class CohortQuerySet(models.QuerySet["Cohort"]):
-    def taught_by(self, user: AbstractBaseUser) -> CohortQuerySet:
+    def taught_by(self, user: User | AnonymousUser) -> CohortQuerySet:
         return self.filter(instructors=user)
 
-    def attended_by(self, user: AbstractBaseUser) -> CohortQuerySet:
+    def attended_by(self, user: User) -> CohortQuerySet:
         return self.filter(learners=user)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -22,7 +22,7 @@ def token_digest(raw: str) -> str:
 
 
 @transaction.atomic
-def issue_api_token(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
+def issue_api_token(*, user: User, name: str) -> tuple[ApiToken, str]:
     """Create a personal token and return it with its secret, which is shown this once only."""
     raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken.objects.create(user=user, name=name.strip()[:80] or gettext("API 토큰"), prefix=raw[:10], digest=token_digest(raw))
@@ -31,7 +31,7 @@ def issue_api_token(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str
 
 
 @transaction.atomic
-def revoke_api_token(*, user: AbstractBaseUser, token_id: int) -> ApiToken:
+def revoke_api_token(*, user: User, token_id: int) -> ApiToken:
     token = ApiToken.objects.active().filter(user=user, pk=token_id).first()
     if token is None:
         raise NotFound(gettext("그런 토큰은 없습니다."))

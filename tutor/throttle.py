@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest
@@ -114,7 +114,7 @@ def begin_attempt(*, username: str, address: str | None) -> None:
 
 
 @transaction.atomic
-def attempt_succeeded(*, user: AbstractBaseUser, username: str, address: str | None) -> None:
+def attempt_succeeded(*, user: User, username: str, address: str | None) -> None:
     """The password was right: forget the account's failures, remember this address for it."""
     name = username.casefold()[:150]
     SignInThrottle.objects.filter(key__in=[f"pair:{name}|{address or '-'}", f"account:{name}"]).delete()

@@ -11,8 +11,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
+
+from tutor.http import SignedInRequest
 
 from . import selectors, services
 from .forms import SignInForm, TokenForm
@@ -30,7 +33,7 @@ class SignOutView(auth_views.LogoutView):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def api_tokens(request: HttpRequest) -> HttpResponse:
+def api_tokens(request: SignedInRequest) -> HttpResponse:
     form = TokenForm(request.POST or None)
     new_secret = None
     if request.method == "POST" and form.is_valid():
@@ -44,7 +47,7 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def revoke_api_token(request: HttpRequest, token_id: int) -> HttpResponse:
+def revoke_api_token(request: SignedInRequest, token_id: int) -> HttpResponse:
     services.revoke_api_token(user=request.user, token_id=token_id)
     messages.success(request, gettext("토큰을 폐기했습니다. 이 토큰을 쓰던 클라이언트는 더 이상 접속할 수 없습니다."))
     return redirect("tutor:api-tokens")
@@ -59,7 +62,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     )
 
 
-def _error_page(status: int, code: str, title_text: str, detail_text: str) -> Callable[..., HttpResponse]:
+def _error_page(status: int, code: str, title_text: str | Promise, detail_text: str | Promise) -> Callable[..., HttpResponse]:
     """Build a handler that answers in Korean: a page, or problem+json under ``/api/``."""
 
     def view(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -96,7 +99,7 @@ server_error = _error_page(
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
-def audit_log(request: HttpRequest) -> HttpResponse:
+def audit_log(request: SignedInRequest) -> HttpResponse:
     """Read-only: nobody can change or delete an entry through the site."""
     return render(request, "tutor/audit_log.html", {"entries": selectors.audit_entries_for(request.user)})
 

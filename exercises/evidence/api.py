@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Router, Status
 
 from tutor import access
+from tutor.access import AnyUser
+from tutor.http import ApiRequest
 
 from . import selectors, services
 from .models import Review, Submission
@@ -15,7 +16,7 @@ from .schemas import FlagIn, QueueRowOut, ReviewIn, SubmissionOut
 router = Router(tags=["남길 증거"])
 
 
-def _reviewer_label(viewer: object, review: Review) -> str:
+def _reviewer_label(viewer: AnyUser, review: Review) -> str:
     if review.kind == Review.Kind.INSTRUCTOR or access.instructs(viewer, review.submission.author):
         return review.reviewer.get_username()
     if review.reviewer_id == getattr(viewer, "pk", None):
@@ -23,7 +24,7 @@ def _reviewer_label(viewer: object, review: Review) -> str:
     return _("익명 동료")
 
 
-def submission_out(viewer: object, submission: Submission) -> dict:
+def submission_out(viewer: AnyUser, submission: Submission) -> dict:
     is_author = submission.author_id == getattr(viewer, "pk", None)
     return {
         "id": submission.pk, "task": submission.task.slug, "version": submission.version,
@@ -41,18 +42,18 @@ def submission_out(viewer: object, submission: Submission) -> dict:
 
 
 @router.get("/submissions", response=list[SubmissionOut], summary="내 제출 (제출한 판)")
-def my_submissions(request: HttpRequest) -> list[dict]:
+def my_submissions(request: ApiRequest) -> list[dict]:
     submissions = selectors.with_reviews(Submission.objects.submitted().filter(author=request.auth))
     return [submission_out(request.auth, s) for s in submissions]
 
 
 @router.get("/submissions/{submission_id}", response=SubmissionOut, summary="제출 하나 (본인, 배정된 동료, 강사)")
-def get_submission(request: HttpRequest, submission_id: int) -> dict:
+def get_submission(request: ApiRequest, submission_id: int) -> dict:
     return submission_out(request.auth, selectors.access_submission(request.auth, submission_id))
 
 
 @router.post("/submissions/{submission_id}/reviews", response={201: SubmissionOut}, summary="검토 기록 (본인·동료·강사)")
-def add_review(request: HttpRequest, submission_id: int, payload: ReviewIn) -> Status:
+def add_review(request: ApiRequest, submission_id: int, payload: ReviewIn) -> Status:
     submission = selectors.access_submission(request.auth, submission_id)
     kind = selectors.review_kind_for(request.auth, submission) or Review.Kind.PEER
     services.record_review(reviewer=request.auth, submission=submission, kind=kind, judgements=payload.judgements,
@@ -61,21 +62,21 @@ def add_review(request: HttpRequest, submission_id: int, payload: ReviewIn) -> S
 
 
 @router.post("/submissions/{submission_id}/release", response=SubmissionOut, summary="검토 공개 (강사)")
-def release(request: HttpRequest, submission_id: int) -> dict:
+def release(request: ApiRequest, submission_id: int) -> dict:
     submission = selectors.access_submission(request.auth, submission_id)
     services.release_reviews(instructor=request.auth, submission=submission)
     return submission_out(request.auth, submission)
 
 
 @router.post("/reviews/{review_id}/flags", response={201: dict}, summary="검토의 한 기준에 이의 제기 (작성자)")
-def flag(request: HttpRequest, review_id: int, payload: FlagIn) -> Status:
+def flag(request: ApiRequest, review_id: int, payload: FlagIn) -> Status:
     review = selectors.access_review_of_own_work(request.auth, review_id)
     created = services.flag_criterion(author=request.auth, review=review, criterion=payload.criterion, reason=payload.reason)
     return Status(201, {"id": created.pk, "criterion": created.criterion})
 
 
 @router.get("/queue", response=list[QueueRowOut], summary="강사 검토 대기열")
-def queue(request: HttpRequest, task: str = "", state: str = "", flagged: bool = False, disagreement: bool = False) -> list[dict]:
+def queue(request: ApiRequest, task: str = "", state: str = "", flagged: bool = False, disagreement: bool = False) -> list[dict]:
     rows = selectors.instructor_queue(request.auth, task_slug=task, state=state, flagged=flagged, disagreement=disagreement)
     return [{"submission": r.submission.pk, "learner": r.submission.author.get_username(), "task": r.submission.task.slug,
              "state": r.state, "peer_done": r.peer_done, "peer_min": r.peer_min, "open_flags": r.open_flags,

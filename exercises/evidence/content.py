@@ -33,9 +33,9 @@ def read_tasks(folder: Path) -> list[dict[str, Any]]:
             raise ContentError(f"{path}: {slug}의 kind는 practice, transfer, explain 중 하나여야 합니다.")
         criteria = []
         for criterion in raw.get("rubric", {}).get("criteria", []):
-            levels = [{"key": str(l["key"]), "label": str(l["label"]), "description": str(l.get("description", "")),
-                       "points": l.get("points")} for l in criterion.get("levels", [])]
-            keys = [l["key"] for l in levels]
+            levels = [{"key": str(lv["key"]), "label": str(lv["label"]), "description": str(lv.get("description", "")),
+                       "points": lv.get("points")} for lv in criterion.get("levels", [])]
+            keys = [lv["key"] for lv in levels]
             if len(levels) < 2 or len(set(keys)) != len(keys) or INSUFFICIENT in keys:
                 raise ContentError(f"{path}: {slug}/{criterion.get('key')}의 수준이 두 개 미만이거나 겹칩니다.")
             criteria.append({"key": str(criterion["key"]), "title": str(criterion["title"]), "levels": levels})

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
 
@@ -59,7 +59,7 @@ def standard_changed(submission: Submission) -> bool:
     task = submission.task
     if submission.rubric_version_id != task.current_rubric_id:
         return True
-    return bool(task.fixture_id and submission.fixture_version_id != task.fixture.current_version_id)
+    return bool(task.fixture is not None and submission.fixture_version_id != task.fixture.current_version_id)
 
 
 def review_kind_for(user: AnyUser, submission: Submission) -> str | None:
@@ -114,15 +114,15 @@ def with_reviews(submissions: QuerySet[Submission]) -> QuerySet[Submission]:
         "lab_runs", Prefetch("reviews", queryset=Review.objects.select_related("reviewer").order_by("created_at")))
 
 
-def draft_of(author: AbstractBaseUser, task: EvidenceTask) -> Submission | None:
+def draft_of(author: User, task: EvidenceTask) -> Submission | None:
     return Submission.objects.filter(task=task, author=author, status=Submission.Status.DRAFT).prefetch_related("lab_runs").first()
 
 
-def submissions_of(author: AbstractBaseUser, task: EvidenceTask) -> list[Submission]:
+def submissions_of(author: User, task: EvidenceTask) -> list[Submission]:
     return list(Submission.objects.submitted().filter(task=task, author=author).order_by("-version"))
 
 
-def attachable_runs(author: AbstractBaseUser, task: EvidenceTask) -> list[LabRun]:
+def attachable_runs(author: User, task: EvidenceTask) -> list[LabRun]:
     if not task.attach_runs:
         return []
     return list(LabRun.objects.of(author).filter(lab__lesson=task.lesson).select_related("lab")
@@ -142,7 +142,7 @@ def released_review_counts(user_ids: list[Any]) -> dict[Any, dict[int, list[str]
     return result
 
 
-def open_allocations(user: AbstractBaseUser, task: EvidenceTask) -> list[PeerAllocation]:
+def open_allocations(user: User, task: EvidenceTask) -> list[PeerAllocation]:
     return list(PeerAllocation.objects.filter(reviewer=user, submission__task=task).select_related("submission")
                 .order_by("-created_at"))
 

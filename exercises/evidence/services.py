@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
@@ -74,7 +74,7 @@ def _line_count(task: EvidenceTask) -> int:
 
 
 @transaction.atomic
-def save_draft(*, author: AbstractBaseUser, task: EvidenceTask, text: str, run_ids: list[int], lines: list[int]) -> Submission:
+def save_draft(*, author: User, task: EvidenceTask, text: str, run_ids: list[int], lines: list[int]) -> Submission:
     """Autosave the learner's draft (one per task); nothing typed is lost between visits."""
     if len(text) > MAX_TEXT_CHARS:
         raise TutorError(_("증거 글은 %(n)d자까지입니다. 글은 편집란에 그대로 있습니다.") % {"n": MAX_TEXT_CHARS})
@@ -87,6 +87,7 @@ def save_draft(*, author: AbstractBaseUser, task: EvidenceTask, text: str, run_i
     draft = Submission.objects.select_for_update().filter(task=task, author=author, status=Submission.Status.DRAFT).first()
     if draft is None:
         version = (Submission.objects.filter(task=task, author=author).aggregate(n=Max("version"))["n"] or 0) + 1
+        assert task.current_rubric is not None  # loading a task always makes its first rubric version
         draft = Submission.objects.create(task=task, author=author, version=version, rubric_version=task.current_rubric)
     draft.text, draft.cited_lines = text, sorted(set(lines))
     draft.save(update_fields=["text", "cited_lines", "updated_at"])
@@ -94,7 +95,7 @@ def save_draft(*, author: AbstractBaseUser, task: EvidenceTask, text: str, run_i
     return draft
 
 
-def submit(*, author: AbstractBaseUser, task: EvidenceTask, submit_key: str) -> Submission:
+def submit(*, author: User, task: EvidenceTask, submit_key: str) -> Submission:
     """Seal the draft, recording the fixture and rubric versions it was made against. One key, one submission."""
     key = submit_key.strip()[:64]
     if not key:
@@ -110,6 +111,7 @@ def submit(*, author: AbstractBaseUser, task: EvidenceTask, submit_key: str) -> 
         draft.status = Submission.Status.SUBMITTED
         draft.submit_key = key
         draft.submitted_at = timezone.now()
+        assert task.current_rubric is not None
         draft.rubric_version = task.current_rubric
         draft.fixture_version = task.fixture.current_version if task.fixture else None
         try:
@@ -123,7 +125,7 @@ def _check_judgements(rubric: RubricVersion, judgements: dict[str, str]) -> dict
     cleaned = {}
     for criterion in rubric.criteria:
         level = judgements.get(criterion["key"], "")
-        allowed = {l["key"] for l in criterion["levels"]} | {INSUFFICIENT}
+        allowed = {lv["key"] for lv in criterion["levels"]} | {INSUFFICIENT}
         if level not in allowed:
             raise TutorError(_("'%(c)s' 기준의 수준을 골라 주세요. 판단할 근거가 없으면 '근거 부족 / 보류'를 고르세요.")
                              % {"c": criterion["title"]})
@@ -132,7 +134,7 @@ def _check_judgements(rubric: RubricVersion, judgements: dict[str, str]) -> dict
 
 
 @transaction.atomic
-def record_review(*, reviewer: AbstractBaseUser, submission: Submission, kind: str, judgements: dict[str, str],
+def record_review(*, reviewer: User, submission: Submission, kind: str, judgements: dict[str, str],
                   comment: str, citations: dict[str, str] | None = None) -> Review:
     """Add one review record of ``kind``. Self by the author, instructor by an instructor of the author.
 
@@ -174,7 +176,7 @@ def record_review(*, reviewer: AbstractBaseUser, submission: Submission, kind: s
 
 
 @transaction.atomic
-def release_reviews(*, instructor: AbstractBaseUser, submission: Submission, reason: str = "") -> Submission:
+def release_reviews(*, instructor: User, submission: Submission, reason: str = "") -> Submission:
     """Let the author see the reviews of this submission from now on."""
     if not access.instructs(instructor, submission.author):
         raise NotFound(_("그런 제출은 없습니다."))
@@ -193,7 +195,7 @@ def _latest_submitted(task: EvidenceTask) -> QuerySet[Submission]:
 
 
 @transaction.atomic
-def allocate_peer_work(*, reviewer: AbstractBaseUser, task: EvidenceTask) -> PeerAllocation:
+def allocate_peer_work(*, reviewer: User, task: EvidenceTask) -> PeerAllocation:
     """Hand the reviewer one classmate's submission, just in time.
 
     Never their own, never one they were given before; those furthest from the
@@ -217,7 +219,7 @@ def allocate_peer_work(*, reviewer: AbstractBaseUser, task: EvidenceTask) -> Pee
 
 
 @transaction.atomic
-def assign_peer(*, instructor: AbstractBaseUser, submission: Submission, reviewer: AbstractBaseUser) -> PeerAllocation:
+def assign_peer(*, instructor: User, submission: Submission, reviewer: User) -> PeerAllocation:
     """An instructor hands a waiting submission to a chosen learner of the same cohort."""
     if not (access.instructs(instructor, submission.author) and access.instructs(instructor, reviewer)):
         raise NotFound(_("그런 제출은 없습니다."))
@@ -230,7 +232,7 @@ def assign_peer(*, instructor: AbstractBaseUser, submission: Submission, reviewe
 
 
 @transaction.atomic
-def set_min_peer_reviews(*, instructor: AbstractBaseUser, task: EvidenceTask, minimum: int, reason: str) -> EvidenceTask:
+def set_min_peer_reviews(*, instructor: User, task: EvidenceTask, minimum: int, reason: str) -> EvidenceTask:
     if not access.is_instructor(instructor):
         raise NotFound(_("그런 과제는 없습니다."))
     if not 0 <= minimum <= 5:
@@ -243,7 +245,7 @@ def set_min_peer_reviews(*, instructor: AbstractBaseUser, task: EvidenceTask, mi
     return task
 
 
-def reproduce_run(*, reviewer: AbstractBaseUser, allocation: PeerAllocation, run: LabRun) -> Reproduction:
+def reproduce_run(*, reviewer: User, allocation: PeerAllocation, run: LabRun) -> Reproduction:
     """Re-run an attached lab run in the sandbox as the reviewer; the record says later whether the output matched."""
     if allocation.reviewer_id != reviewer.pk or not allocation.submission.lab_runs.filter(pk=run.pk).exists():
         raise NotFound(_("그런 실행 기록은 없습니다."))
@@ -259,7 +261,7 @@ def settle_reproduction(*, reproduction: Reproduction) -> Reproduction:
     """Once the re-run has finished, record whether it reproduced the original (same status, exit and output)."""
     if reproduction.status != Reproduction.Status.PENDING or reproduction.rerun is None:
         return reproduction
-    rerun = LabRun.objects.get(pk=reproduction.rerun_id)
+    rerun = reproduction.rerun
     if not rerun.is_finished:
         return reproduction
     original = LabRun.objects.get(pk=reproduction.original_id)
@@ -273,7 +275,7 @@ def settle_reproduction(*, reproduction: Reproduction) -> Reproduction:
     return reproduction
 
 
-def rate_helpful(*, author: AbstractBaseUser, review: Review, helpful: bool) -> Review:
+def rate_helpful(*, author: User, review: Review, helpful: bool) -> Review:
     if review.submission.author_id != author.pk or review.kind != Review.Kind.PEER or review.submission.released_at is None:
         raise NotFound(_("그런 검토는 없습니다."))
     review.helpful = helpful
@@ -282,7 +284,7 @@ def rate_helpful(*, author: AbstractBaseUser, review: Review, helpful: bool) -> 
 
 
 @transaction.atomic
-def flag_criterion(*, author: AbstractBaseUser, review: Review, criterion: str, reason: str) -> Flag:
+def flag_criterion(*, author: User, review: Review, criterion: str, reason: str) -> Flag:
     """The author disputes one criterion of a released review; it goes to the instructor's queue."""
     if review.submission.author_id != author.pk or review.kind == Review.Kind.SELF or review.submission.released_at is None:
         raise NotFound(_("그런 검토는 없습니다."))
@@ -299,7 +301,7 @@ def flag_criterion(*, author: AbstractBaseUser, review: Review, criterion: str, 
 
 
 @transaction.atomic
-def resolve_flag(*, instructor: AbstractBaseUser, flag: Flag, resolution: str) -> Flag:
+def resolve_flag(*, instructor: User, flag: Flag, resolution: str) -> Flag:
     if not access.instructs(instructor, flag.review.submission.author):
         raise NotFound(_("그런 이의 제기는 없습니다."))
     if not resolution.strip():
@@ -313,7 +315,7 @@ def resolve_flag(*, instructor: AbstractBaseUser, flag: Flag, resolution: str) -
 
 
 @transaction.atomic
-def resolve_disagreement(*, instructor: AbstractBaseUser, submission: Submission, reason: str) -> Submission:
+def resolve_disagreement(*, instructor: User, submission: Submission, reason: str) -> Submission:
     """Close a disagreement between reviews with the instructor's reason (their own review is the final word)."""
     if not access.instructs(instructor, submission.author):
         raise NotFound(_("그런 제출은 없습니다."))
@@ -326,7 +328,7 @@ def resolve_disagreement(*, instructor: AbstractBaseUser, submission: Submission
     return submission
 
 
-def release_task(*, instructor: AbstractBaseUser, task: EvidenceTask) -> int:
+def release_task(*, instructor: User, task: EvidenceTask) -> int:
     """Release the reviews of every submission of ``task`` in the instructor's cohorts; return how many."""
     if not access.is_instructor(instructor):
         raise NotFound(_("그런 과제는 없습니다."))

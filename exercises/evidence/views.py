@@ -7,7 +7,7 @@ import uuid
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -18,6 +18,7 @@ from lessons.rendering import render_markdown
 from lessons.selectors import progress_of_learners, published_lessons
 from tutor import access
 from tutor.errors import NotFound, TutorError
+from tutor.http import SignedInRequest
 from tutor.numbers import int_or_none
 
 from . import selectors, services
@@ -32,7 +33,7 @@ def _numbers(raw: str) -> list[int]:
 
 
 @require_safe
-def task_detail(request: HttpRequest, slug: str) -> HttpResponse:
+def task_detail(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     draft = selectors.draft_of(request.user, task)
     return render(request, "evidence/task_detail.html", {
@@ -40,7 +41,7 @@ def task_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "draft": draft,
         "attached": {run.pk for run in draft.lab_runs.all()} if draft else set(),
         "runs": selectors.attachable_runs(request.user, task),
-        "lines": task.fixture.current_version.numbered_lines() if task.fixture else [],
+        "lines": task.fixture.current_version.numbered_lines() if task.fixture and task.fixture.current_version else [],
         "submissions": selectors.submissions_of(request.user, task),
         "allocations": selectors.open_allocations(request.user, task),
         "submit_key": uuid.uuid4().hex,
@@ -49,7 +50,7 @@ def task_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def save_draft(request: HttpRequest, slug: str) -> HttpResponse:
+def save_draft(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     draft = services.save_draft(
         author=request.user, task=task, text=request.POST.get("text", ""),
@@ -63,7 +64,7 @@ def save_draft(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def submit(request: HttpRequest, slug: str) -> HttpResponse:
+def submit(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     submission = services.submit(author=request.user, task=task, submit_key=request.POST.get("submit_key", ""))
     return redirect("evidence:submission", submission_id=submission.pk)
@@ -74,13 +75,13 @@ def _review_lines(review: Review) -> list[tuple[str, str, str]]:
     lines = []
     for criterion in review.rubric_version.criteria:
         level = review.judgements.get(criterion["key"], "")
-        labels = {l["key"]: l["label"] for l in criterion["levels"]} | {INSUFFICIENT: _("근거 부족 / 보류")}
+        labels = {lv["key"]: lv["label"] for lv in criterion["levels"]} | {INSUFFICIENT: _("근거 부족 / 보류")}
         lines.append((criterion["title"], labels.get(level, "-"), review.citations.get(criterion["key"], "")))
     return lines
 
 
 @require_safe
-def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
+def submission_detail(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
     reviews = selectors.reviews_visible_to(request.user, submission)  # flags are prefetched below
     is_author = submission.author_id == request.user.pk
@@ -112,7 +113,7 @@ def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
 
 
 @require_POST
-def add_review(request: HttpRequest, submission_id: int) -> HttpResponse:
+def add_review(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
     kind = selectors.review_kind_for(request.user, submission) or Review.Kind.PEER
     judgements = {c["key"]: request.POST.get(f"criterion-{c['key']}", "") for c in submission.rubric_version.criteria}
@@ -124,7 +125,7 @@ def add_review(request: HttpRequest, submission_id: int) -> HttpResponse:
 
 
 @require_POST
-def release(request: HttpRequest, submission_id: int) -> HttpResponse:
+def release(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
     services.release_reviews(instructor=request.user, submission=submission, reason=request.POST.get("reason", ""))
     messages.success(request, _("검토를 공개했습니다. 학습자가 이제 볼 수 있습니다."))
@@ -132,18 +133,18 @@ def release(request: HttpRequest, submission_id: int) -> HttpResponse:
 
 
 @require_POST
-def request_peer_work(request: HttpRequest, slug: str) -> HttpResponse:
+def request_peer_work(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     allocation = services.allocate_peer_work(reviewer=request.user, task=task)
     return redirect("evidence:submission", submission_id=allocation.submission_id)
 
 
 @require_POST
-def reproduce(request: HttpRequest, submission_id: int, run_id: int) -> HttpResponse:
+def reproduce(request: SignedInRequest, submission_id: int, run_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
     allocation = selectors.allocation_for(request.user, submission)
     run = submission.lab_runs.filter(pk=run_id).first() if allocation else None
-    if run is None:
+    if run is None or allocation is None:
         raise NotFound(_("그런 실행 기록은 없습니다."))
     services.reproduce_run(reviewer=request.user, allocation=allocation, run=run)
     messages.success(request, _("재현 실행을 요청했습니다. 잠시 뒤 새로 고치면 결과가 보입니다."))
@@ -151,14 +152,14 @@ def reproduce(request: HttpRequest, submission_id: int, run_id: int) -> HttpResp
 
 
 @require_POST
-def rate_review(request: HttpRequest, review_id: int) -> HttpResponse:
+def rate_review(request: SignedInRequest, review_id: int) -> HttpResponse:
     review = selectors.access_review_of_own_work(request.user, review_id)
     services.rate_helpful(author=request.user, review=review, helpful=request.POST.get("helpful") == "yes")
     return redirect("evidence:submission", submission_id=review.submission_id)
 
 
 @require_POST
-def flag_review(request: HttpRequest, review_id: int) -> HttpResponse:
+def flag_review(request: SignedInRequest, review_id: int) -> HttpResponse:
     review = selectors.access_review_of_own_work(request.user, review_id)
     services.flag_criterion(author=request.user, review=review, criterion=request.POST.get("criterion", ""),
                             reason=request.POST.get("reason", ""))
@@ -167,14 +168,14 @@ def flag_review(request: HttpRequest, review_id: int) -> HttpResponse:
 
 
 @require_POST
-def resolve_flag(request: HttpRequest, flag_id: int) -> HttpResponse:
+def resolve_flag(request: SignedInRequest, flag_id: int) -> HttpResponse:
     flag = selectors.access_flag(request.user, flag_id)
     services.resolve_flag(instructor=request.user, flag=flag, resolution=request.POST.get("resolution", ""))
     return redirect("evidence:submission", submission_id=flag.review.submission_id)
 
 
 @require_safe
-def queue(request: HttpRequest) -> HttpResponse:
+def queue(request: SignedInRequest) -> HttpResponse:
     """The instructor's review queue, filtered by cohort, task, state, flags and disagreement."""
     cohort = request.GET.get("cohort", "")
     rows = selectors.instructor_queue(
@@ -190,7 +191,7 @@ def queue(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def assign(request: HttpRequest, submission_id: int) -> HttpResponse:
+def assign(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
     reviewer_id = int_or_none(request.POST.get("reviewer"), low=1)
     reviewer = get_user_model().objects.filter(pk=reviewer_id).first() if reviewer_id else None
@@ -202,7 +203,7 @@ def assign(request: HttpRequest, submission_id: int) -> HttpResponse:
 
 
 @require_POST
-def lower_minimum(request: HttpRequest, slug: str) -> HttpResponse:
+def lower_minimum(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     minimum = int_or_none(request.POST.get("minimum"), high=1000)
     services.set_min_peer_reviews(instructor=request.user, task=task, minimum=-1 if minimum is None else minimum,
@@ -212,7 +213,7 @@ def lower_minimum(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
-def export_csv(request: HttpRequest) -> HttpResponse:
+def export_csv(request: SignedInRequest) -> HttpResponse:
     """Submissions and reviews of the instructor's cohorts, one review (or unreviewed submission) per row."""
     rows = selectors.instructor_queue(request.user)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
@@ -222,9 +223,9 @@ def export_csv(request: HttpRequest) -> HttpResponse:
                      "review_kind", "reviewer", "judgements", "comment"])
     for row in rows:
         s = row.submission
-        base = [s.task.slug, s.author.get_username(), s.version, s.submitted_at.isoformat(), s.rubric_version_id,
+        base = [s.task.slug, s.author.get_username(), s.version, s.submitted_at.isoformat() if s.submitted_at else "", s.rubric_version_id,
                 "yes" if s.released_at else "no"]
-        reviews = list(s.reviews.all()) or [None]
+        reviews: list[Review | None] = [*s.reviews.all()] or [None]
         for review in reviews:
             if review is None:
                 writer.writerow([*base, "", "", "", ""])
@@ -235,7 +236,7 @@ def export_csv(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def cohort_progress(request: HttpRequest, cohort_id: int) -> HttpResponse:
+def cohort_progress(request: SignedInRequest, cohort_id: int) -> HttpResponse:
     """Completion, self-report and review side by side, per learner and lesson; never merged."""
     cohort = selectors.access_cohort(request.user, cohort_id)
     learners = list(cohort.learners.order_by("username"))
@@ -246,7 +247,7 @@ def cohort_progress(request: HttpRequest, cohort_id: int) -> HttpResponse:
 
 
 @require_POST
-def resolve_disagreement(request: HttpRequest, submission_id: int) -> HttpResponse:
+def resolve_disagreement(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
     services.resolve_disagreement(instructor=request.user, submission=submission, reason=request.POST.get("reason", ""))
     messages.success(request, _("불일치를 해결했습니다."))
@@ -254,7 +255,7 @@ def resolve_disagreement(request: HttpRequest, submission_id: int) -> HttpRespon
 
 
 @require_POST
-def release_task(request: HttpRequest, slug: str) -> HttpResponse:
+def release_task(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     count = services.release_task(instructor=request.user, task=task)
     messages.success(request, _("%(n)d개 제출의 검토를 공개했습니다.") % {"n": count})

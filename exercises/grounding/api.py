@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest
 from ninja import Router
+
+from tutor.http import ApiRequest
 
 from . import selectors
 from .engine import suggest
@@ -14,10 +15,10 @@ router = Router(tags=["근거 연습"])
 
 
 @router.post("/suggest", response=SuggestOut, summary="근거 후보: 주장마다 가장 그럴듯한 원문 줄과 힌트 판단")
-def suggest_lines(request: HttpRequest, payload: SuggestIn) -> dict:
+def suggest_lines(request: ApiRequest, payload: SuggestIn) -> dict:
     results = suggest(payload.source, payload.claims)
     return {"results": [
-        {"claim": r.claim, "lines": [{"line": l.line, "score": l.score} for l in r.lines], "hint": r.hint}
+        {"claim": r.claim, "lines": [{"line": c.line, "score": c.score} for c in r.lines], "hint": r.hint}
         for r in results
     ]}
 
@@ -35,5 +36,5 @@ def attempt_out(attempt: Attempt) -> dict:
 
 
 @router.get("/attempts/{attempt_id}", response=AttemptOut, summary="근거 연습 시도 (본인과 그 강사만)")
-def get_attempt(request: HttpRequest, attempt_id: int) -> dict:
+def get_attempt(request: ApiRequest, attempt_id: int) -> dict:
     return attempt_out(selectors.access_attempt(request.auth, attempt_id))

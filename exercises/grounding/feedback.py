@@ -60,7 +60,7 @@ def claim_feedback(claim: Any, key: dict[str, Any] | None, lines: list[str]) -> 
         hint = suggest(lines, [claim.text])[0]
         item["verdict"] = "unlinked"
         item["hint"] = hint.hint
-        if claim.judgement == Judgement.GROUNDED and (hint.hint in {"자료없음", "모름"} or not cited & {l.line for l in hint.lines}):
+        if claim.judgement == Judgement.GROUNDED and (hint.hint in {"자료없음", "모름"} or not cited & {c.line for c in hint.lines}):
             item["notes"].append(_("질문과 잇지 않은 주장입니다. 자동 힌트로는 인용한 줄이 이 주장을 뒷받침하는지 확인되지 않습니다. 원문을 다시 읽어 보세요."))
         return item
     evidence, irrelevant = _evidence(cited, key)

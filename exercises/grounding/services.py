@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 from django.utils import timezone
@@ -92,7 +92,7 @@ def suggest_question(claim: str, questions: list[Question]) -> str:
 
 
 def start_attempt(
-    *, user: AbstractBaseUser, exercise: Exercise, answer_text: str, variant_key: str, idempotency_key: str
+    *, user: User, exercise: Exercise, answer_text: str, variant_key: str, idempotency_key: str
 ) -> Attempt:
     """Store the pasted answer and its claims. The same key returns the same attempt (double submit)."""
     text = answer_text.replace("\r\n", "\n").strip()
@@ -117,6 +117,8 @@ def start_attempt(
         raise TutorError(_("주장이 %(n)d개를 넘습니다. 답변을 나누어 붙여 넣어 주세요.") % {"n": MAX_CLAIMS})
     fixture = variant.fixture if variant else exercise.fixture
     questions = list(exercise.questions.all())
+    if fixture.current_version is None:
+        raise TutorError(_("이 연습의 원문이 아직 준비되지 않았습니다."))
     try:
         with transaction.atomic():
             number = (Attempt.objects.filter(user=user, exercise=exercise).aggregate(n=Max("number"))["n"] or 0) + 1

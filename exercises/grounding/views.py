@@ -5,9 +5,13 @@ from __future__ import annotations
 import re
 import uuid
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
+
+from tutor.errors import NotFound
+from tutor.http import SignedInRequest
 
 from . import selectors, services
 from .engine import suggest
@@ -17,10 +21,12 @@ _FIELD = re.compile(r"^(judgement|question|lines)-([0-9]{1,19})$")
 
 
 @require_safe
-def exercise_detail(request: HttpRequest, slug: str) -> HttpResponse:
+def exercise_detail(request: SignedInRequest, slug: str) -> HttpResponse:
     exercise = selectors.access_exercise(request.user, slug)
     variant = selectors.access_variant(exercise, request.GET.get("variant", ""))
     fixture = variant.fixture if variant else exercise.fixture
+    if fixture.current_version is None:
+        raise NotFound(_("이 연습의 원문이 아직 준비되지 않았습니다."))
     return render(request, "grounding/exercise_detail.html", {
         "exercise": exercise,
         "variant": variant,
@@ -36,7 +42,7 @@ def exercise_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def start_attempt(request: HttpRequest, slug: str) -> HttpResponse:
+def start_attempt(request: SignedInRequest, slug: str) -> HttpResponse:
     exercise = selectors.access_exercise(request.user, slug)
     attempt = services.start_attempt(
         user=request.user, exercise=exercise, answer_text=request.POST.get("answer", ""),
@@ -56,7 +62,7 @@ def _marking_context(attempt: Attempt) -> dict:
 
 
 @require_safe
-def attempt_detail(request: HttpRequest, attempt_id: int) -> HttpResponse:
+def attempt_detail(request: SignedInRequest, attempt_id: int) -> HttpResponse:
     attempt = selectors.access_attempt(request.user, attempt_id)
     if attempt.status == Attempt.Status.SUBMITTED:
         return render(request, "grounding/feedback.html", {"attempt": attempt, "feedback": attempt.feedback,
@@ -76,7 +82,7 @@ def _marks_from(post: dict) -> dict[int, dict[str, str]]:
 
 
 @require_POST
-def save_marks(request: HttpRequest, attempt_id: int) -> HttpResponse:
+def save_marks(request: SignedInRequest, attempt_id: int) -> HttpResponse:
     attempt = selectors.access_own_draft(request.user, attempt_id)
     services.mark_claims(attempt=attempt, marks=_marks_from(request.POST))
     if "submit" in request.POST:
@@ -88,27 +94,27 @@ def save_marks(request: HttpRequest, attempt_id: int) -> HttpResponse:
 
 
 @require_POST
-def merge_claim(request: HttpRequest, attempt_id: int, claim_id: int) -> HttpResponse:
+def merge_claim(request: SignedInRequest, attempt_id: int, claim_id: int) -> HttpResponse:
     attempt = selectors.access_own_draft(request.user, attempt_id)
     services.merge_with_next(attempt=attempt, claim_id=claim_id)
     return _claims_or_redirect(request, attempt)
 
 
 @require_POST
-def split_claim(request: HttpRequest, attempt_id: int, claim_id: int) -> HttpResponse:
+def split_claim(request: SignedInRequest, attempt_id: int, claim_id: int) -> HttpResponse:
     attempt = selectors.access_own_draft(request.user, attempt_id)
     services.split_claim(attempt=attempt, claim_id=claim_id, before=request.POST.get(f"before-{claim_id}", ""))
     return _claims_or_redirect(request, attempt)
 
 
-def _claims_or_redirect(request: HttpRequest, attempt: Attempt) -> HttpResponse:
+def _claims_or_redirect(request: SignedInRequest, attempt: Attempt) -> HttpResponse:
     if request.htmx:
         return render(request, "grounding/attempt_marking.html#claims", _marking_context(attempt))
     return redirect("grounding:attempt", attempt_id=attempt.pk)
 
 
 @require_safe
-def claim_suggestions(request: HttpRequest, attempt_id: int, claim_id: int) -> HttpResponse:
+def claim_suggestions(request: SignedInRequest, attempt_id: int, claim_id: int) -> HttpResponse:
     """Evidence candidates for one claim, only when the learner asks ("근거 후보 보기")."""
     attempt = selectors.access_own_draft(request.user, attempt_id)
     claim = attempt.claims.filter(pk=claim_id).first()
@@ -124,7 +130,7 @@ def claim_suggestions(request: HttpRequest, attempt_id: int, claim_id: int) -> H
 
 
 @require_safe
-def learner_attempts(request: HttpRequest, slug: str, username: str) -> HttpResponse:
+def learner_attempts(request: SignedInRequest, slug: str, username: str) -> HttpResponse:
     """An instructor's view of one learner's attempts at an exercise."""
     exercise = selectors.access_exercise(request.user, slug)
     learner, attempts = selectors.learner_attempts_for(request.user, exercise, username)

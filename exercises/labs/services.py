@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
 import socket
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -87,7 +88,7 @@ def code_digest(code: str) -> str:
 
 
 def request_run(
-    *, user: AbstractBaseUser, lab: Lab, code: str, step: str, idempotency_key: str, prediction: str = ""
+    *, user: User, lab: Lab, code: str, step: str, idempotency_key: str, prediction: str = ""
 ) -> LabRun:
     """Queue one run of ``code``. The same key returns the same run, so a double click makes one run.
 
@@ -129,7 +130,7 @@ def _same_request(run: LabRun, lab: Lab) -> LabRun:
     return run
 
 
-def _ensure_capacity(user: AbstractBaseUser) -> None:
+def _ensure_capacity(user: User) -> None:
     if LabRun.objects.of(user).in_flight().count() >= settings.LAB_MAX_IN_FLIGHT_PER_LEARNER:
         raise Throttled(
             _("이미 실행 중인 실습이 %(n)d개 있습니다. 하나가 끝나면 다시 실행하세요. 코드는 그대로 있습니다.")
@@ -197,7 +198,8 @@ def execute_run(*, run_id: int) -> None:
 def _sandbox_files(run: LabRun) -> dict[str, bytes]:
     files = {name: text.encode("utf-8") for name, text in run.lab.files.items()}
     for fixture in run.lab.fixtures.select_related("current_version"):
-        files[f"{fixture.slug}.txt"] = fixture.current_version.text.encode("utf-8")
+        if fixture.current_version is not None:
+            files[f"{fixture.slug}.txt"] = fixture.current_version.text.encode("utf-8")
     return files
 
 
@@ -237,7 +239,7 @@ def _worker_is_gone(worker: str) -> bool:
     return False
 
 
-def settle_stale_runs(*, now: timezone.datetime | None = None) -> list[int]:
+def settle_stale_runs(*, now: datetime | None = None) -> list[int]:
     """End runs whose worker died: retry once (a sandboxed run has no effect outside), then fail with a reason.
 
     A run is stale when its worker process on this host is gone, or when it has
@@ -253,7 +255,7 @@ def settle_stale_runs(*, now: timezone.datetime | None = None) -> list[int]:
             requeued = LabRun.objects.filter(pk=run_id, status=LabRun.Status.RUNNING).update(
                 status=LabRun.Status.QUEUED, worker="", started_at=None)
             if requeued:
-                transaction.on_commit(lambda run_id=run_id: _enqueue(run_id))
+                transaction.on_commit(functools.partial(_enqueue, run_id))
         else:
             fail_run(run_id=run_id, reason=_("실행하던 워커가 멈췄습니다. 한 번 다시 시도했지만 끝나지 않았습니다."))
     return [run_id for run_id, _attempts in stale]

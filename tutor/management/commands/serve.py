@@ -52,7 +52,8 @@ class Command(BaseCommand):
                     child.wait(timeout=20)
                 except subprocess.TimeoutExpired:
                     child.kill()
-        failed = [" ".join(map(str, c.args[1:3])) for c in children
+        names = ["gunicorn"] + [f"worker {n + 1}" for n in range(len(children) - 1)]
+        failed = [name for name, c in zip(names, children, strict=True)
                   if c.returncode not in (0, None, -signal.SIGTERM, -signal.SIGINT)]
         if failed and not stopping:
             self.stderr.write(f"멈춘 프로세스: {', '.join(failed)}")
