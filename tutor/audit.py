@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
 
@@ -90,7 +90,7 @@ def _append(**fields: Any) -> AuditEntry:
 
 def record(
     *,
-    actor: AbstractBaseUser | AnonymousUser | None,
+    actor: User | AnonymousUser | None,
     action: str,
     target: models.Model | Target,
     reason: str = "",

@@ -15,7 +15,7 @@ FORBIDDEN_SOURCES = {"'unsafe-inline'", "'unsafe-eval'"}
 def check_csp(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
     """Refuse a Content-Security-Policy that would allow inline script or style, or eval."""
     directives = getattr(settings, "CONTENT_SECURITY_POLICY", {}).get("DIRECTIVES", {})
-    errors = []
+    errors: list[checks.CheckMessage] = []
     for name, sources in directives.items():
         bad = FORBIDDEN_SOURCES.intersection(sources)
         if bad:
@@ -28,7 +28,7 @@ def check_csp(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
 @checks.register(checks.Tags.security, deploy=True)
 def check_production_settings(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
     """In a deployment the secret must come from the environment and demo accounts must be off."""
-    errors = []
+    errors: list[checks.CheckMessage] = []
     if not os.environ.get("SECRET_KEY"):
         errors.append(checks.Warning("SECRET_KEY is not set in the environment.", id="tutor.W001"))
     if settings.DEMO_ACCOUNTS_ALLOWED:

@@ -4,9 +4,11 @@ others' work never reaches anyone. Each answer about who may do what comes from 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -90,7 +92,7 @@ def standard_changed(submission: Submission) -> bool:
     task = submission.task
     if submission.rubric_version_id != task.current_rubric_id:
         return True
-    return bool(task.fixture_id and submission.fixture_version_id != task.fixture.current_version_id)
+    return bool(task.fixture is not None and submission.fixture_version_id != task.fixture.current_version_id)
 
 
 def review_kind_for(user: AnyUser, submission: Submission) -> str | None:
@@ -172,18 +174,18 @@ def name_of_author(viewer: AnyUser, submission: Submission) -> str:
     return submission.author.get_username() if access.sees_names(viewer, author=submission.author) else _("익명 동료")
 
 
-def draft_of(author: AbstractBaseUser, task: EvidenceTask) -> Submission | None:
+def draft_of(author: User, task: EvidenceTask) -> Submission | None:
     return (Submission.objects.filter(task=task, author=author, status=Submission.Status.DRAFT)
             .prefetch_related("lab_runs").first())
 
 
-def submissions_of(author: AbstractBaseUser, task: EvidenceTask) -> list[Submission]:
+def submissions_of(author: User, task: EvidenceTask) -> list[Submission]:
     return list(Submission.objects.submitted().filter(task=task, author=author)
                 .annotate(released=Count("reviews", filter=Q(reviews__released_at__isnull=False)))
                 .order_by("-version"))
 
 
-def attachable_runs(author: AbstractBaseUser, task: EvidenceTask) -> list[LabRun]:
+def attachable_runs(author: User, task: EvidenceTask) -> list[LabRun]:
     """The author's own practice runs of the lesson's labs; reproductions of peers' runs are never offered."""
     if not task.attach_runs:
         return []
@@ -191,19 +193,20 @@ def attachable_runs(author: AbstractBaseUser, task: EvidenceTask) -> list[LabRun
                 .order_by("-created_at")[:30])
 
 
-def released_review_counts(user: AbstractBaseUser) -> dict[int, list[str]]:
-    """Per lesson, the kinds of released reviews of ``user``'s work (for the three-track progress view)."""
-    result: dict[int, list[str]] = {}
-    reviews = (Review.objects.filter(submission__author=user).filter(Q(kind=Review.Kind.SELF)
-                                                                     | Q(released_at__isnull=False))
+def released_review_counts(user_ids: list[Any]) -> dict[Any, dict[int, list[str]]]:
+    """Per author and lesson, the kinds of reviews each author may see of their work: their own
+    self-reviews, and others' once released (for the three-track progress view)."""
+    result: dict[Any, dict[int, list[str]]] = {}
+    reviews = (Review.objects.filter(submission__author_id__in=user_ids)
+               .filter(Q(kind=Review.Kind.SELF) | Q(released_at__isnull=False))
                .select_related("submission__task").order_by("kind", "created_at"))
     for review in reviews:
-        result.setdefault(review.submission.task.lesson_id, []).append(
+        result.setdefault(review.submission.author_id, {}).setdefault(review.submission.task.lesson_id, []).append(
             f"{review.submission.task.title}: {review.get_kind_display()}")
     return result
 
 
-def allocations_of(user: AbstractBaseUser, task: EvidenceTask) -> list[PeerAllocation]:
+def allocations_of(user: User, task: EvidenceTask) -> list[PeerAllocation]:
     return list(PeerAllocation.objects.filter(reviewer=user, submission__task=task).select_related("submission")
                 .order_by("-created_at"))
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -103,7 +104,7 @@ def _line_count(task: EvidenceTask) -> int:
 
 
 @transaction.atomic
-def save_draft(*, author: AbstractBaseUser, task: EvidenceTask, text: str, run_ids: list[int],
+def save_draft(*, author: User, task: EvidenceTask, text: str, run_ids: list[int],
                lines: list[int]) -> Submission:
     """Autosave the learner's draft (one per task); nothing typed is lost between visits.
 
@@ -121,6 +122,7 @@ def save_draft(*, author: AbstractBaseUser, task: EvidenceTask, text: str, run_i
              .filter(task=task, author=author, status=Submission.Status.DRAFT).first())
     if draft is None:
         version = (Submission.objects.filter(task=task, author=author).aggregate(n=Max("version"))["n"] or 0) + 1
+        assert task.current_rubric is not None  # loading a task always makes its first rubric version
         draft = Submission.objects.create(task=task, author=author, version=version, rubric_version=task.current_rubric)
     draft.text, draft.cited_lines = text, sorted(set(lines))
     draft.save(update_fields=["text", "cited_lines", "updated_at"])
@@ -128,7 +130,7 @@ def save_draft(*, author: AbstractBaseUser, task: EvidenceTask, text: str, run_i
     return draft
 
 
-def submit(*, author: AbstractBaseUser, task: EvidenceTask, submit_key: str) -> Submission:
+def submit(*, author: User, task: EvidenceTask, submit_key: str) -> Submission:
     """Seal the draft, recording the fixture and rubric versions it was made against. One key, one submission."""
     key = submit_key.strip()[:64]
     if not key:
@@ -195,7 +197,7 @@ def _review_cohort(*, reviewer: AbstractBaseUser, submission: Submission, kind: 
 
 
 @transaction.atomic
-def record_review(*, reviewer: AbstractBaseUser, submission: Submission, kind: str, judgements: dict[str, str],
+def record_review(*, reviewer: User, submission: Submission, kind: str, judgements: dict[str, str],
                   comment: str, citations: dict[str, str] | None = None) -> Review:
     """Add one review record of ``kind``, the one the access policy says ``reviewer`` writes.
 
@@ -270,7 +272,7 @@ def release_review(*, instructor: AbstractBaseUser, review: Review, reason: str 
 
 
 @transaction.atomic
-def release_reviews(*, instructor: AbstractBaseUser, submission: Submission, reason: str = "") -> int:
+def release_reviews(*, instructor: User, submission: Submission, reason: str = "") -> int:
     """Release every review of ``submission`` this instructor may release, and the pending notes; return how many
     reviews. Reviews written in another instructor's cohort stay for that instructor."""
     if not access.instructs(instructor, submission.author):
@@ -290,7 +292,7 @@ def release_reviews(*, instructor: AbstractBaseUser, submission: Submission, rea
     return len(pending)
 
 
-def release_task(*, instructor: AbstractBaseUser, task: EvidenceTask) -> int:
+def release_task(*, instructor: User, task: EvidenceTask) -> int:
     """Release what this instructor may release of every submission of ``task`` in their cohorts; return how many
     submissions had something released."""
     if not access.is_instructor(instructor):
@@ -300,7 +302,7 @@ def release_task(*, instructor: AbstractBaseUser, task: EvidenceTask) -> int:
     return sum(1 for s in submissions if release_reviews(instructor=instructor, submission=s, reason=_("과제 단위 공개")))
 
 
-def rate_helpful(*, author: AbstractBaseUser, review: Review, helpful: bool) -> Review:
+def rate_helpful(*, author: User, review: Review, helpful: bool) -> Review:
     if not access.may_flag(author, author=review.submission.author, review_kind=review.kind,
                            released=review.released_at is not None) or review.kind != access.PEER_REVIEW:
         raise NotFound(_("그런 검토는 없습니다."))
@@ -310,7 +312,7 @@ def rate_helpful(*, author: AbstractBaseUser, review: Review, helpful: bool) -> 
 
 
 @transaction.atomic
-def flag_criterion(*, author: AbstractBaseUser, review: Review, criterion: str, reason: str) -> Flag:
+def flag_criterion(*, author: User, review: Review, criterion: str, reason: str) -> Flag:
     """The author disputes one criterion of a released review; it goes to the instructor's queue."""
     if not access.may_flag(author, author=review.submission.author, review_kind=review.kind,
                            released=review.released_at is not None):
@@ -329,7 +331,7 @@ def flag_criterion(*, author: AbstractBaseUser, review: Review, criterion: str, 
 
 
 @transaction.atomic
-def resolve_flag(*, instructor: AbstractBaseUser, flag: Flag, resolution: str) -> Flag:
+def resolve_flag(*, instructor: User, flag: Flag, resolution: str) -> Flag:
     """Answer a flag with a reason; the answer reaches the author with the next release."""
     if not access.may_resolve(instructor, author=flag.review.submission.author):
         raise NotFound(_("그런 이의 제기는 없습니다."))
@@ -344,7 +346,7 @@ def resolve_flag(*, instructor: AbstractBaseUser, flag: Flag, resolution: str) -
 
 
 @transaction.atomic
-def resolve_disagreement(*, instructor: AbstractBaseUser, submission: Submission, reason: str) -> Submission:
+def resolve_disagreement(*, instructor: User, submission: Submission, reason: str) -> Submission:
     """Close a disagreement between reviews with the instructor's reason; the author reads it only after a release."""
     if not access.may_resolve(instructor, author=submission.author):
         raise NotFound(_("그런 제출은 없습니다."))
@@ -362,7 +364,7 @@ def resolve_disagreement(*, instructor: AbstractBaseUser, submission: Submission
 
 
 @transaction.atomic
-def set_min_peer_reviews(*, instructor: AbstractBaseUser, task: EvidenceTask, cohort: Cohort, minimum: int,
+def set_min_peer_reviews(*, instructor: User, task: EvidenceTask, cohort: Cohort, minimum: int,
                          reason: str) -> CohortTaskSetting:
     """Change one cohort's minimum number of peer reviews for ``task``; the file's default stays as it is."""
     if not access.may_change_cohort_setting(instructor, cohort):
@@ -383,7 +385,7 @@ def set_min_peer_reviews(*, instructor: AbstractBaseUser, task: EvidenceTask, co
 
 
 @transaction.atomic
-def record_practice_review(*, reviewer: AbstractBaseUser, example: CalibrationExample,
+def record_practice_review(*, reviewer: User, example: CalibrationExample,
                            judgements: dict[str, str]) -> CalibrationReview:
     """Keep a learner's practice review of an example as its own record; the first one stands."""
     existing = CalibrationReview.objects.filter(example=example, reviewer=reviewer).first()

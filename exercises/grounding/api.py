@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.http import HttpRequest
 from ninja import Header, Router, Status
 
+from tutor.http import ApiRequest
+
 from . import feedback as feedback_rules
 from . import selectors, services
 from .engine import suggest
@@ -21,7 +23,7 @@ _PROBLEM = {"application/problem+json": {}}
              openapi_extra={"responses": {"422": {"description": "한도를 넘거나 형식이 틀림", "content": _PROBLEM},
                                           "429": {"description": "요청이 너무 잦음 (Retry-After 초 뒤 다시)",
                                                   "content": _PROBLEM}}})
-def suggest_lines(request: HttpRequest, payload: SuggestIn) -> dict:
+def suggest_lines(request: ApiRequest, payload: SuggestIn) -> dict:
     services.count_suggest_request(user=request.auth)
     results = suggest(payload.source, payload.claims)
     return {"results": [
@@ -55,7 +57,7 @@ def start_attempt(request: HttpRequest, slug: str, payload: AttemptIn,
 
 
 @router.get("/attempts/{attempt_id}", response=AttemptOut, summary="근거 연습 시도 (본인과 그 강사만)")
-def get_attempt(request: HttpRequest, attempt_id: int) -> dict:
+def get_attempt(request: ApiRequest, attempt_id: int) -> dict:
     return attempt_out(selectors.access_attempt(request.auth, attempt_id))
 
 

@@ -41,7 +41,6 @@ CHECK_LABELS = {
     "citation": gettext_lazy("인용한 줄 대조"),
 }
 
-
 def label(judgement: str) -> str:
     return str(Judgement(judgement).label) if judgement in Judgement.values else _("없음")
 

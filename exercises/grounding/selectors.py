@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
@@ -60,7 +59,7 @@ def access_own_draft(user: AnyUser, attempt_id: int) -> Attempt:
     return attempt
 
 
-def attempts_of(user: AbstractBaseUser, exercise: Exercise) -> list[Attempt]:
+def attempts_of(user: User, exercise: Exercise) -> list[Attempt]:
     return list(Attempt.objects.of(user).filter(exercise=exercise).order_by("-number"))
 
 
