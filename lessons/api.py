@@ -96,7 +96,7 @@ def _progress_out(entry: LessonProgress) -> dict:
         "self_report": {
             "understood": len(entry.understood),
             "self_checks": entry.self_checks_total,
-            "version": entry.lesson.current_version.number,
+            "version": entry.lesson.current_version.number if entry.lesson.current_version else None,
             "standard_changed": entry.standard_changed,
             "earlier_versions": [{"version": n, "understood": k} for n, k in entry.earlier_versions],
             "reports": [_report_out(r) for r in entry.understood],

@@ -15,7 +15,6 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
@@ -72,7 +71,7 @@ def _target_fields(target: models.Model | Target) -> dict[str, str]:
     return {"target_type": target._meta.label_lower, "target_id": str(target.pk), "target_label": str(target)[:200]}
 
 
-def _actor(actor: AbstractBaseUser | AnonymousUser | None) -> AbstractBaseUser | None:
+def _actor(actor: User | AnonymousUser | None) -> User | None:
     return actor if actor is not None and actor.is_authenticated else None
 
 
@@ -80,7 +79,7 @@ def _append(**fields: Any) -> AuditEntry:
     """Add the entry at the end of the chain; call with the chain lock held."""
     key = keys.current_key()
     last = AuditEntry.objects.chained().values("seq", "chain").last()
-    fields.update(seq=(last["seq"] + 1) if last else 1, key_id=key.key_id)
+    fields.update(seq=(last["seq"] or 0) + 1 if last else 1, key_id=key.key_id)
     entry = AuditEntry(**fields)
     values = {name: getattr(entry, name) for name in CHAINED_FIELDS}
     entry.chain = entry_chain(values, last["chain"] if last else "", key)
@@ -110,7 +109,7 @@ def record(
 
 def refusal(
     *,
-    actor: AbstractBaseUser | AnonymousUser | None,
+    actor: User | AnonymousUser | None,
     action: str,
     target: models.Model | Target,
     reason: str = "",

@@ -39,7 +39,7 @@ def check_production_settings(app_configs: Any, **kwargs: Any) -> list[checks.Ch
 @checks.register(checks.Tags.security)
 def check_seal_keys(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
     """The seal key must be its own secret: never SECRET_KEY, so neither rotation touches the other."""
-    errors = []
+    errors: list[checks.CheckMessage] = []
     if any(key.secret == settings.SECRET_KEY for key in settings.SEAL_KEYS):
         errors.append(checks.Error("A seal key equals SECRET_KEY; give SEAL_KEYS its own secret.", id="tutor.E003"))
     return errors

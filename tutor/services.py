@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -57,7 +57,7 @@ def cohort_members(cohort: Cohort) -> dict[str, list[int]]:
             "instructors": sorted(cohort.instructors.values_list("pk", flat=True))}
 
 
-def record_membership_change(*, actor: User, cohort: Cohort, before: dict[str, list[int]]) -> None:
+def record_membership_change(*, actor: User | AnonymousUser, cohort: Cohort, before: dict[str, list[int]]) -> None:
     """Audit who joined or left a cohort (user ids, nothing else about them); nothing is written if nobody did."""
     after = cohort_members(cohort)
     if after == before:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest
 from ninja import Router, Status
 
 from exercises.labs.api import run_out
@@ -51,7 +50,7 @@ def get_submission(request: ApiRequest, submission_id: int) -> dict:
 
 @router.get("/submissions/{submission_id}/runs/{run_id}", response=RunOut,
             summary="제출에 붙은 실행 기록과 봉인 (본인, 배정된 동료, 강사; 읽기 전용)")
-def get_attached_run(request: HttpRequest, submission_id: int, run_id: int) -> dict:
+def get_attached_run(request: ApiRequest, submission_id: int, run_id: int) -> dict:
     return run_out(selectors.access_attached_run(request.auth, submission_id, run_id))
 
 
@@ -73,7 +72,7 @@ def release(request: ApiRequest, submission_id: int) -> dict:
 
 
 @router.post("/reviews/{review_id}/release", response=SubmissionOut, summary="검토 하나 공개 (그 기수의 강사)")
-def release_review(request: HttpRequest, review_id: int) -> dict:
+def release_review(request: ApiRequest, review_id: int) -> dict:
     review = selectors.access_review_to_release(request.auth, review_id)
     services.release_review(instructor=request.auth, review=review)
     return submission_out(request.auth, review.submission)

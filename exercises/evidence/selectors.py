@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import User
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
@@ -137,7 +136,7 @@ def reviews_visible_to(user: AnyUser, submission: Submission) -> list[Review]:
         return list(reviews)
     if user.pk == submission.author_id:
         return list(reviews.filter(Q(kind=Review.Kind.SELF) | Q(released_at__isnull=False)))
-    return list(reviews.filter(reviewer=user))
+    return list(reviews.filter(reviewer_id=user.pk))
 
 
 def flags_visible_to(user: AnyUser, review: Review) -> list[tuple[Flag, str]]:
@@ -211,7 +210,7 @@ def allocations_of(user: User, task: EvidenceTask) -> list[PeerAllocation]:
                 .order_by("-created_at"))
 
 
-def may_give_back(user: AbstractBaseUser, task: EvidenceTask) -> bool:
+def may_give_back(user: User, task: EvidenceTask) -> bool:
     return not PeerAllocation.objects.filter(reviewer=user, submission__task=task,
                                              end=PeerAllocation.End.RETURNED).exists()
 
@@ -230,7 +229,7 @@ def access_calibration_example(user: AnyUser, task: EvidenceTask, example_id: in
     return example
 
 
-def practice_review_of(user: AbstractBaseUser, example: CalibrationExample) -> CalibrationReview | None:
+def practice_review_of(user: User, example: CalibrationExample) -> CalibrationReview | None:
     return CalibrationReview.objects.filter(example=example, reviewer=user).first()
 
 
@@ -380,7 +379,7 @@ def instructor_queue(instructor: AnyUser, *, cohort_id: int | None = None, task_
 class Candidate:
     """A learner an instructor could hand a waiting submission to, with their current load for the task."""
 
-    user: AbstractBaseUser
+    user: User
     load: int
 
 

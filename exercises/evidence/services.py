@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -87,13 +86,15 @@ def _upsert_task(*, lesson: Lesson, spec: dict[str, Any]) -> str:
 
 def _upsert_calibration(*, task: EvidenceTask, examples: list[dict[str, Any]]) -> None:
     """Keep one active row per example; a changed example (or rubric) is a new row, old practice reviews stay."""
+    rubric = task.current_rubric
+    assert rubric is not None, "a task's rubric is written before its calibration examples"
     keep = []
     for example in examples:
-        digest = criteria_digest([example, task.current_rubric.digest])
+        digest = criteria_digest([example, rubric.digest])
         row, _created = CalibrationExample.objects.update_or_create(
             task=task, key=example["key"], digest=digest,
             defaults={"order": example["order"], "text": example["text"], "reference": example["reference"],
-                      "reasons": example["reasons"], "rubric_version": task.current_rubric, "is_active": True},
+                      "reasons": example["reasons"], "rubric_version": rubric, "is_active": True},
         )
         keep.append(row.pk)
     CalibrationExample.objects.filter(task=task, is_active=True).exclude(pk__in=keep).update(is_active=False)
@@ -147,6 +148,7 @@ def submit(*, author: User, task: EvidenceTask, submit_key: str) -> Submission:
             draft.status = Submission.Status.SUBMITTED
             draft.submit_key = key
             draft.submitted_at = timezone.now()
+            assert task.current_rubric is not None, "load_course gives every task a rubric"
             draft.rubric_version = task.current_rubric
             draft.fixture_version = task.fixture.current_version if task.fixture else None
             draft.save()
@@ -183,7 +185,7 @@ def _check_citations(rubric: RubricVersion, citations: dict[str, Any]) -> dict[s
     return cleaned
 
 
-def _review_cohort(*, reviewer: AbstractBaseUser, submission: Submission, kind: str,
+def _review_cohort(*, reviewer: User, submission: Submission, kind: str,
                    allocation: PeerAllocation | None) -> Cohort | None:
     """The cohort a review is written in, whose instructors release it."""
     of_author = Cohort.objects.attended_by(submission.author).order_by("pk")
@@ -210,7 +212,7 @@ def record_review(*, reviewer: User, submission: Submission, kind: str, judgemen
                   if reviewer.is_authenticated else None)
     if access.review_kind_for(reviewer, author=submission.author, allocated=allocation is not None) != kind:
         raise NotFound(_("그런 제출은 없습니다."))
-    if kind == access.PEER_REVIEW and not allocation.is_live(timezone.now()):
+    if kind == access.PEER_REVIEW and (allocation is None or not allocation.is_live(timezone.now())):
         raise Conflict(_("이 동료 작업은 기한이 지났거나 돌려주어 더는 검토할 수 없습니다."))
     if Review.objects.filter(submission=submission, reviewer=reviewer, kind=kind).exists():
         raise Conflict(_("이미 이 제출에 %(kind)s를 남겼습니다. 검토 기록은 고치지 않고 쌓입니다.")
@@ -237,7 +239,7 @@ def record_review(*, reviewer: User, submission: Submission, kind: str, judgemen
     return review
 
 
-def _release_notes(*, instructor: AbstractBaseUser, submission: Submission, now: Any,
+def _release_notes(*, instructor: User, submission: Submission, now: Any,
                    reviews: list[Review]) -> list[str]:
     """Instructors' notes (the disagreement resolution, flag answers) reach the author with a release."""
     released = []
@@ -255,7 +257,7 @@ def _release_notes(*, instructor: AbstractBaseUser, submission: Submission, now:
 
 
 @transaction.atomic
-def release_review(*, instructor: AbstractBaseUser, review: Review, reason: str = "") -> Review:
+def release_review(*, instructor: User, review: Review, reason: str = "") -> Review:
     """Let the author see this one review (and the notes that go with it) from now on."""
     submission = review.submission
     if not access.may_release(instructor, author=submission.author, cohort=review.cohort):

@@ -91,7 +91,7 @@ def read_exercise(folder: Path, *, line_counts: dict[str, int] | None = None) ->
     samples = []
     for raw in spec.get("samples", []) or []:
         variant_key = str(raw.get("variant") or "")
-        line_count = (line_counts or {}).get(fixtures.get(variant_key, ""))
+        line_count = (line_counts or {}).get(str(fixtures.get(variant_key, "")))
         samples.append({"key": str(raw["key"]), "title": str(raw["title"]), "variant_key": variant_key,
                         "text": str(raw["text"]).strip(),
                         "claims": _claim_keys(raw, questions=keys, line_count=line_count,

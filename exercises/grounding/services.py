@@ -6,7 +6,6 @@ import time
 from pathlib import Path
 
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
@@ -48,7 +47,8 @@ def load_exercises(*, lesson: Lesson, folder: Path) -> list[str]:
     """Upsert the exercises under ``<lesson folder>/exercises``; one whose folder is gone is deactivated."""
     root = folder / "exercises"
     line_counts = {f.slug: len(f.current_version.numbered_lines())
-                   for f in Fixture.objects.filter(current_version__isnull=False).select_related("current_version")}
+                   for f in Fixture.objects.filter(current_version__isnull=False).select_related("current_version")
+                   if f.current_version is not None}
     seen: set[str] = set()
     lines: list[str] = []
     for exercise_dir in sorted(p for p in root.iterdir() if (p / "exercise.yaml").is_file()) if root.is_dir() else []:
@@ -169,10 +169,10 @@ def start_attempt(
             )
             marks = []
             for n, c in enumerate(claims, start=1):
-                key = claim_key_for(exercise, variant_key, c.text)
-                question = key["question"] if key else suggest_question(c.text, questions, source)
+                claim_key = claim_key_for(exercise, variant_key, c.text)
+                question = claim_key["question"] if claim_key else suggest_question(c.text, questions, source)
                 marks.append(ClaimMark(attempt=attempt, order=n, start=c.start, end=c.end, text=c.text,
-                                       question_key=question, key=key))
+                                       question_key=question, key=claim_key))
             ClaimMark.objects.bulk_create(marks)
     except IntegrityError:
         return Attempt.objects.get(user=user, idempotency_key=key)
@@ -226,7 +226,7 @@ def mark_claims(*, attempt: Attempt, marks: dict[int, dict[str, str | list[int]]
         claim.save()
 
 
-def count_suggest_request(*, user: AbstractBaseUser) -> None:
+def count_suggest_request(*, user: User) -> None:
     """Count one suggest request in the user's current minute; refuse with 429 beyond the allowance.
 
     A fixed one-minute window per user in Django's cache: no database write on the hot path.

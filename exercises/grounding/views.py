@@ -83,8 +83,8 @@ def attempt_detail(request: SignedInRequest, attempt_id: int) -> HttpResponse:
     return render(request, "grounding/attempt_marking.html", context)
 
 
-def _marks_from(post: dict) -> dict[int, dict[str, str]]:
-    marks: dict[int, dict[str, str]] = {}
+def _marks_from(post: dict) -> dict[int, dict[str, str | list[int]]]:
+    marks: dict[int, dict[str, str | list[int]]] = {}
     for name, value in post.items():
         match = _FIELD.match(name)
         if match:
