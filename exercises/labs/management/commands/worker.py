@@ -21,11 +21,17 @@ class Command(BaseCommand):
     def handle(self, *args: Any, batch: bool, **options: Any) -> None:
         become_subreaper()
         health = record_sandbox_health()
+        risks = [item["name"] for item in health.detail if item.get("accepted_risk")]
         if health.ok:
-            self.stdout.write(f"샌드박스 점검 통과 ({len(health.detail)}개), {health.interpreter}")
+            self.stdout.write(f"샌드박스 점검 통과 ({len(health.detail)}개), {health.interpreter}; "
+                              f"제한 방식: {health.enforcement}")
+            if risks:
+                self.stdout.write(f"cgroup 없이 막지 못하는 위험(알려짐): {', '.join(risks)}")
         else:
-            failed = [item["name"] for item in health.detail if not item["contained"]]
-            self.stderr.write(f"샌드박스 점검 실패: {', '.join(failed)}. 실습 실행은 거부됩니다.")
+            failed = [item["name"] for item in health.detail
+                      if not item["contained"] and not item.get("accepted_risk")]
+            self.stderr.write(f"샌드박스 점검 실패: {', '.join(failed)}. 실습 실행은 거부됩니다. "
+                              f"제한 방식: {health.enforcement}")
         settled = settle_stale_runs()
         if settled:
             self.stdout.write(f"멈춘 실행 {len(settled)}개를 정리했습니다: {settled}")
