@@ -6,7 +6,9 @@ children; otherwise the v1 memory, pids and cpuacct (and cpu, if mounted)
 hierarchies, as on this project's machine. Groups are made under the
 runner's own cgroup in each hierarchy, in a folder ``geungeo-tutor-sandbox``,
 and named after the slot, so a group left by a crashed worker is found and
-emptied the next time that slot is taken (with its lock held).
+emptied the next time that slot is taken (with its lock held). The v1 cpu
+group of a run is made directly under the runner's own cgroup, so that a run
+competes for CPU like one process, as a bare interpreter would.
 
 The memory limit counts anonymous memory, shmem, tmpfs and memfd pages; the
 kernel's OOM killer then acts inside the group only, and its kill count is
@@ -27,6 +29,7 @@ from pathlib import Path
 from .limits import Limits
 
 FOLDER = "geungeo-tutor-sandbox"
+PREFIX = "geungeo-slot"  # run groups are named PREFIX<slot>-<lock folder>-<pid>-<n>
 V1_CONTROLLERS = ("memory", "pids", "cpuacct", "cpu")
 V1_REQUIRED = ("memory", "pids", "cpuacct")
 CPU_PERIOD_US = 100_000
@@ -50,7 +53,7 @@ class Backend:
 
     def group(self, slot: int, scope: str) -> RunGroup:
         """A new group for a run in ``slot`` of the lock folder named by ``scope``."""
-        name = f"slot{slot}-{scope}-{os.getpid()}-{next(_counter)}"
+        name = f"{PREFIX}{slot}-{scope}-{os.getpid()}-{next(_counter)}"
         return RunGroup(self, {key: folder / name for key, folder in self.folders.items()})
 
     def clear_slot(self, slot: int, scope: str) -> None:
@@ -60,7 +63,7 @@ class Backend:
         Groups of other lock folders (other scopes) are never touched.
         """
         for folder in self.folders.values():
-            for entry in folder.glob(f"slot{slot}-{scope}-*"):
+            for entry in folder.glob(f"{PREFIX}{slot}-{scope}-*"):
                 if entry.is_dir():
                     RunGroup(self, {"stale": entry}).remove()
 
@@ -226,7 +229,10 @@ def _detect_v1(mounts: dict[str, Path], own: dict[str, str]) -> Detection:
             continue
         here = mounts[controller] / own[controller].lstrip("/")
         if os.access(here, os.W_OK):
-            folders[controller] = here / FOLDER
+            # A run's cpu group sits right under the runner's own group, so each run weighs
+            # like one process against the rest of the host (a shared folder would make all
+            # runs together weigh like one, or favour a lone run over bare processes).
+            folders[controller] = here if controller == "cpu" else here / FOLDER
     missing = [c for c in V1_REQUIRED if c not in folders]
     if missing:
         why = "root가 아니어서" if os.geteuid() != 0 else "마운트되지 않았거나 쓸 수 없어서"
@@ -249,15 +255,12 @@ def _probe(backend: Backend) -> Detection:
 
 
 def _share_cpu_like_slots(backend: Backend) -> None:
-    """Weigh the folder holding every run like ``SLOTS`` busy processes, not like one.
+    """On v2, weigh the folder holding every run like ``SLOTS_WEIGHT`` busy processes, not like one.
 
-    Without this, all runs of the host together would get the CPU share of a
-    single process whenever anything else is busy.
+    (On v1 each run's cpu group is made beside the runner's, so needs no weight.)
     """
     if backend.version == 2:
         _write(backend.folders["unified"] / "cpu.weight", 100 * SLOTS_WEIGHT)
-    elif "cpu" in backend.folders:
-        _write(backend.folders["cpu"] / "cpu.shares", 1024 * SLOTS_WEIGHT)
 
 
 def _own_cgroups() -> dict[str, str]:

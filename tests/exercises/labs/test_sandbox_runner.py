@@ -124,7 +124,7 @@ def test_trivial_run_records_cgroup_usage_and_leaves_no_group() -> None:
     result = run("print('hi')")
     assert result.status == "ok" and result.cpu_ms > 0 and result.peak_memory_bytes > 0
     for folder in backend.folders.values():
-        assert not [p for p in folder.glob(f"slot*-{os.getpid()}-*")], "the run's group is removed"
+        assert not list(folder.glob(f"{cgroups.PREFIX}*-{os.getpid()}-*")), "the run's group is removed"
 
 
 @root_only
@@ -132,7 +132,8 @@ def test_a_group_left_by_a_crashed_worker_is_emptied_when_its_slot_is_taken(tmp_
     backend = needs_cgroups()
     state = tmp_path / "state"
     scope = hashlib.sha256(str(state).encode()).hexdigest()[:8]
-    stale = cgroups.RunGroup(backend, {key: folder / f"slot0-{scope}-1-0" for key, folder in backend.folders.items()})
+    stale = cgroups.RunGroup(backend, {key: folder / f"{cgroups.PREFIX}0-{scope}-1-0"
+                                        for key, folder in backend.folders.items()})
     stale.create(SMALL, processes=4)
     sleeper = subprocess.Popen(["sleep", "30"])
     stale.attach(sleeper.pid)
