@@ -21,7 +21,6 @@ $(STAMP): requirements.lock
 system-deps:
 	@missing=""; \
 	command -v bwrap >/dev/null 2>&1 || missing="$$missing bubblewrap"; \
-	command -v setpriv >/dev/null 2>&1 || missing="$$missing util-linux"; \
 	test -x /usr/bin/python3 || missing="$$missing python3-minimal"; \
 	ldconfig -p 2>/dev/null | grep -q libseccomp.so.2 || missing="$$missing libseccomp2"; \
 	if [ -n "$$missing" ]; then \

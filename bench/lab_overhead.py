@@ -4,14 +4,18 @@ Three paths are measured in one run, interleaved, so machine noise hits them
 alike: bare, the full sandbox (per-run cgroup when the host offers one) and
 the sandbox with cgroups turned off (the rlimit fallback). The cost of the
 cgroup alone (make the group, set its limits, read its usage, remove it) is
-timed apart. Last line: ``ratio=<median sandboxed / median bare>``.
-Goal: ratio <= 2.0. Figures on a shared machine are noisy; compare ratios.
+timed apart. The CPU time each path costs (this process and every process
+it waited for) is printed too: unlike the wall clock, it does not grow when
+other work on the host delays each of the run's processes in turn. Last
+line: ``ratio=<median sandboxed / median bare>``. Goal: ratio <= 2.0.
+Figures on a shared machine are noisy; compare ratios taken side by side.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import resource
 import statistics
 import subprocess
 import time
@@ -41,14 +45,21 @@ def main() -> None:
         for path in paths.values():
             path()
     times: dict[str, list[float]] = {name: [] for name in paths}
+    cpu: dict[str, list[float]] = {name: [] for name in paths}
     for _ in range(args.n):
         for name, path in paths.items():
+            cpu_before = _cpu_ms()
             started = time.perf_counter()
             path()
             times[name].append((time.perf_counter() - started) * 1000)
+            cpu[name].append(_cpu_ms() - cpu_before)
     print(f"enforcement: {bounded_by}")
     for name, values in times.items():
         print(summary(name, values))
+    # CPU time spent on each path (this process and every process it waited for, directly
+    # or through bwrap and PID 1): the cost of a run, which other load on the host does not change.
+    for name, values in cpu.items():
+        print(summary(f"cpu cost, {name}", values))
     if backend is not None:
         setup = []
         for _ in range(args.n):
@@ -62,8 +73,16 @@ def main() -> None:
     bare = statistics.median(times["bare"])
     overhead = [b - a for a, b in zip(times["bare"], times["sandboxed"], strict=True)]
     print(f"overhead: median={statistics.median(overhead):.2f} ms p95={percentile(overhead, 95):.2f} ms")
+    bare_cpu = statistics.median(cpu["bare"])
+    print(f"cpu cost ratio={statistics.median(cpu['sandboxed']) / bare_cpu:.2f} "
+          f"(without cgroup {statistics.median(cpu['sandboxed, no cgroup']) / bare_cpu:.2f})")
     print(f"ratio without cgroup={statistics.median(times['sandboxed, no cgroup']) / bare:.2f}")
     print(f"ratio={statistics.median(times['sandboxed']) / bare:.2f}")
+
+
+def _cpu_ms() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime) * 1000
 
 
 def _ok(result: object) -> None:

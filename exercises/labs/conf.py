@@ -24,7 +24,6 @@ def sandbox_config() -> SandboxConfig:
     return SandboxConfig(
         bwrap=settings.LAB_SANDBOX_BWRAP,
         python=settings.LAB_SANDBOX_PYTHON,
-        setpriv=settings.LAB_SANDBOX_SETPRIV,
         state_dir=settings.LAB_SANDBOX_STATE_DIR,
         slots=settings.LAB_SANDBOX_SLOTS,
         slot_uid_base=settings.LAB_SANDBOX_UID_BASE,

@@ -202,7 +202,6 @@ LAB_SANDBOX_SLOTS = int(os.environ.get("LAB_SANDBOX_SLOTS", "8"))
 LAB_SANDBOX_UID_BASE = int(os.environ.get("LAB_SANDBOX_UID_BASE", "62000"))
 LAB_SANDBOX_PYTHON = os.environ.get("LAB_SANDBOX_PYTHON", "/usr/bin/python3")
 LAB_SANDBOX_BWRAP = os.environ.get("LAB_SANDBOX_BWRAP", "bwrap")
-LAB_SANDBOX_SETPRIV = os.environ.get("LAB_SANDBOX_SETPRIV", "setpriv")
 # Host-wide slot locks; empty means /run/geungeo-tutor-sandbox for root, a private folder otherwise.
 LAB_SANDBOX_STATE_DIR = Path(os.environ["LAB_SANDBOX_STATE_DIR"]) if os.environ.get("LAB_SANDBOX_STATE_DIR") else None
 # "0" turns the per-run cgroups off (the rlimit-only fallback), e.g. to test that path.

@@ -38,6 +38,7 @@ CPU_CORES = 1
 # The runs' folder competes for CPU like this many processes (the default number of slots).
 SLOTS_WEIGHT = 8
 _counter = itertools.count()
+_cleared: set[tuple[int, str]] = set()
 
 
 @dataclass(frozen=True)
@@ -60,8 +61,14 @@ class Backend:
         """Empty and remove groups a crashed worker left for ``slot`` of the same lock folder.
 
         Call with that slot's lock held: no live run can then own such a group.
-        Groups of other lock folders (other scopes) are never touched.
+        Groups of other lock folders (other scopes) are never touched. Done the
+        first time this process takes the slot (a restarted worker clears what
+        its predecessor left); the processes of such groups are already gone
+        with their bwrap, so what remains is at most an empty folder.
         """
+        if (slot, scope) in _cleared:
+            return
+        _cleared.add((slot, scope))
         for folder in self.folders.values():
             for entry in folder.glob(f"{PREFIX}{slot}-{scope}-*"):
                 if entry.is_dir():
@@ -116,23 +123,23 @@ class RunGroup:
 
     def cpu_ns(self) -> int:
         if self.v2:
-            for line in (self._path("cpu") / "cpu.stat").read_text().splitlines():
+            for line in _read(f"{self._path('cpu')}/cpu.stat").splitlines():
                 key, _, value = line.partition(" ")
                 if key == "usage_usec":
                     return int(value) * 1000
             return 0
-        return int((self._path("cpuacct") / "cpuacct.usage").read_text())
+        return int(_read(f"{self._path('cpuacct')}/cpuacct.usage"))
 
     def peak_memory(self) -> int | None:
         name = "memory.peak" if self.v2 else "memory.max_usage_in_bytes"
         try:
-            return int((self._path("memory") / name).read_text())
+            return int(_read(f"{self._path('memory')}/{name}"))
         except (OSError, ValueError):
             return None
 
     def oom_kills(self) -> int:
         name = "memory.events" if self.v2 else "memory.oom_control"
-        for line in (self._path("memory") / name).read_text().splitlines():
+        for line in _read(f"{self._path('memory')}/{name}").splitlines():
             key, _, value = line.partition(" ")
             if key == "oom_kill":
                 return int(value)
@@ -146,7 +153,7 @@ class RunGroup:
         pids: set[int] = set()
         for path in self.paths.values():
             try:
-                pids.update(int(p) for p in (path / "cgroup.procs").read_text().split())
+                pids.update(int(p) for p in _read(f"{path}/cgroup.procs").split())
             except FileNotFoundError:
                 continue
         return sorted(pids)
@@ -178,7 +185,16 @@ class RunGroup:
                     time.sleep(0.002)
 
 
-def _write(path: Path, value: object) -> None:
+def _read(path: Path | str) -> str:
+    """Read a small cgroup file with two syscalls (this is on every run's path)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        return os.read(fd, 65536).decode()
+    finally:
+        os.close(fd)
+
+
+def _write(path: Path | str, value: object) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
     try:
         os.write(fd, str(value).encode())

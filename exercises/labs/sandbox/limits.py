@@ -43,7 +43,6 @@ class SandboxConfig:
 
     bwrap: str = "bwrap"
     python: str = "/usr/bin/python3"
-    setpriv: str = "setpriv"
     state_dir: Path | None = None
     slots: int = 8
     slot_uid_base: int = 62000

@@ -1,13 +1,13 @@
 """Start one sandboxed run and watch it: limits, wall clock, output cap, the outcome, cleanup.
 
-The process tree: this runner (a subreaper) → as root, ``setpriv`` (becomes
-the slot's user and execs) → ``bwrap`` (own session, killed with its process
-group; ``--die-with-parent`` ends it if the runner's thread dies) →
-``pid1.py`` as PID 1 of a new PID namespace → the program. bwrap
+The process tree: this runner (a subreaper) → ``bwrap`` (own session, killed
+with its process group; ``--die-with-parent`` ends it if the runner's thread
+dies; as root, started by a thread holding the slot user's ids for that
+moment) → ``pid1.py`` as PID 1 of a new PID namespace → the program. bwrap
 stops just before starting PID 1 (``--block-fd``) and reports that
 process's pid (``--info-fd``); meanwhile the runner puts it in the run's
-cgroup, sets its rlimits (``prlimit``), its OOM score and the IPC limits of
-its namespace, then lets it go. When PID 1 ends, the kernel tears the PID
+cgroup and sets its OOM score and the IPC limits of its namespace, then lets
+it go; PID 1 sets the rlimits. When PID 1 ends, the kernel tears the PID
 namespace down, so nothing the program started can outlive the run.
 
 The outcome comes from the kernel, never from what the program prints: the
@@ -114,11 +114,27 @@ def interpreter(python: str) -> Interpreter:
 
 
 def sandbox_problem(config: SandboxConfig) -> str | None:
-    """Say in Korean why the sandbox cannot isolate here, or ``None`` if it can."""
+    """Say in Korean why the sandbox cannot isolate here, or ``None`` if it can.
+
+    Asked before every run and every run request, so the answer is kept for a
+    few seconds: a tool removed meanwhile is noticed that much later.
+    """
+    now = time.monotonic()
+    cached = _problems.get(config)
+    if cached is not None and now - cached[0] < PROBLEM_TTL_SECONDS:
+        return cached[1]
+    problem = _find_problem(config)
+    _problems[config] = (now, problem)
+    return problem
+
+
+PROBLEM_TTL_SECONDS = 5.0
+_problems: dict[SandboxConfig, tuple[float, str | None]] = {}
+
+
+def _find_problem(config: SandboxConfig) -> str | None:
     if shutil.which(config.bwrap) is None:
         return "bubblewrap(bwrap)이 설치되어 있지 않아 실습을 실행하지 않습니다. 관리자: apt-get install bubblewrap"
-    if os.geteuid() == 0 and shutil.which(config.setpriv) is None:
-        return "setpriv(util-linux)가 없어 실습을 실행하지 않습니다. 관리자: apt-get install util-linux"
     if not os.access(config.python, os.X_OK):
         return f"샌드박스용 파이썬({config.python})이 없어 실습을 실행하지 않습니다. 관리자: apt-get install python3"
     try:
@@ -149,7 +165,12 @@ def enforcement(config: SandboxConfig) -> tuple[cgroups.Backend | None, str]:
 
 def become_subreaper() -> None:
     """Adopt any orphan of a run, so it is reaped here rather than left as a zombie elsewhere."""
-    _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    if _subreaper_of != [os.getpid()]:
+        _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        _subreaper_of[:] = [os.getpid()]
+
+
+_subreaper_of: list[int] = []
 
 
 def _memfd(name: str, data: bytes) -> int:
@@ -190,7 +211,8 @@ def bwrap_argv(config: SandboxConfig, limits: Limits, *, seccomp_fd: int, code_f
         args += ["--ro-bind", libdir, libdir]
     args += [
         "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
-        "--proc", "/proc", *_proc_masks(),
+        # /proc/1 is PID 1's: hidden, so the program cannot reach its status descriptor.
+        "--proc", "/proc", "--tmpfs", "/proc/1", *_proc_masks(),
         "--dev-bind", "/dev/null", "/dev/null", "--dev-bind", "/dev/zero", "/dev/zero",
         "--dev-bind", "/dev/urandom", "/dev/urandom",
         "--size", str(limits.tmpfs_bytes), "--tmpfs", WORKDIR, "--chdir", WORKDIR,
@@ -319,12 +341,10 @@ def _start(code: str, files: Mapping[str, bytes], stdin: bytes | None, limits: L
                           info_fd=info_w, block_fd=block_r,
                           argv=["/usr/bin/python3", "-E", "-s", "-S", "-c", INIT_SOURCE, str(status_w),
                                 *(f"{which}={value}" for which, value in rlimits(limits, accounted=group is not None))])
-        if uid is not None:
-            argv = [config.setpriv, "--reuid", str(uid), "--regid", str(uid), "--clear-groups", "--", *argv]
         started = time.perf_counter()
         # Spawned without a preexec function, so the runner forks by vfork: a
         # worker of tens of MiB pays no page-table copy per run.
-        with slots.spawning() as track:
+        with slots.spawning() as track, _as_slot_user(uid):
             process = subprocess.Popen(
                 argv, stdin=stdin_source, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 pass_fds=(seccomp_fd, code_fd, *file_fds.values(), info_w, block_r, status_w), env={},
@@ -354,6 +374,52 @@ def _start(code: str, files: Mapping[str, bytes], stdin: bytes | None, limits: L
             os.close(fd)
 
 
+@contextmanager
+def _as_slot_user(uid: int | None) -> Iterator[None]:
+    """Let this thread alone take the slot user's ids (keeping root as saved uid) while it starts bwrap.
+
+    Linux credentials belong to each thread; the raw syscalls change only the
+    calling one (the C library's wrappers would change every thread of the
+    worker). The child inherits them, and its exec of bwrap (not set-uid)
+    makes them whole: real, effective and saved ids all the slot user's, no
+    groups, no capabilities. Doing this here instead of through ``setpriv``
+    saves an exec on every run. The thread takes root back afterwards.
+    """
+    if uid is None:
+        yield
+        return
+    numbers = _credential_syscalls()
+    groups = os.getgroups()
+    _syscall(numbers["setgroups"], 0, None)
+    try:
+        _syscall(numbers["setresgid"], uid, uid, 0)
+        try:
+            _syscall(numbers["setresuid"], uid, uid, 0)
+            try:
+                yield
+            finally:
+                _syscall(numbers["setresuid"], 0, 0, 0)
+        finally:
+            _syscall(numbers["setresgid"], 0, 0, 0)
+    finally:
+        array = (ctypes.c_uint * len(groups))(*groups)
+        _syscall(numbers["setgroups"], len(groups), array)
+
+
+@functools.cache
+def _credential_syscalls() -> dict[str, int]:
+    import pyseccomp
+
+    arch = pyseccomp.system_arch()
+    return {name: pyseccomp.resolve_syscall(arch, name) for name in ("setgroups", "setresgid", "setresuid")}
+
+
+def _syscall(number: int, *args: object) -> None:
+    if _libc.syscall(number, *args) != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, os.strerror(error))
+
+
 def _child_pid(info_r: int, bwrap_pid: int) -> int | None:
     """Read the pid bwrap reports for the sandbox's PID 1, and check it is bwrap's own child."""
     data = b""
@@ -374,8 +440,11 @@ def _prepare_child(pid: int, limits: Limits, group: cgroups.RunGroup | None) -> 
     """
     if group is not None:
         group.attach(pid)
-    with open(f"/proc/{pid}/oom_score_adj", "w") as handle:
-        handle.write("1000")  # if the host ever runs short, a run goes first
+    fd = os.open(f"/proc/{pid}/oom_score_adj", os.O_WRONLY | os.O_CLOEXEC)
+    try:
+        os.write(fd, b"1000")  # if the host ever runs short, a run goes first
+    finally:
+        os.close(fd)
     if os.geteuid() == 0:
         _set_ipc_limits(pid)
 
@@ -389,8 +458,11 @@ def _set_ipc_limits(pid: int) -> None:
             raise OSError(ctypes.get_errno(), "setns(ipc)")
         try:
             for name, value in IPC_LIMITS.items():
-                with open(f"/proc/sys/kernel/{name}", "w") as handle:
-                    handle.write(str(value))
+                fd = os.open(f"/proc/sys/kernel/{name}", os.O_WRONLY | os.O_CLOEXEC)
+                try:
+                    os.write(fd, str(value).encode())
+                finally:
+                    os.close(fd)
         finally:
             if _libc.setns(own, CLONE_NEWIPC) != 0:
                 raise OSError(ctypes.get_errno(), "setns(ipc) back")
