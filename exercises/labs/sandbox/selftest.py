@@ -277,7 +277,7 @@ def run_selftest(config: SandboxConfig, *, limits: Limits = SELFTEST_LIMITS) -> 
         verdicts = list(pool.map(lambda h: check_one(h, limits=limits, config=config), CATALOGUE))
     try:
         verdicts.append(check_planted_links(config))
-    except Exception as exc:  # a runner fault is a failed check, never a crashed worker
+    except Exception as exc:  # noqa: BLE001 - a runner fault is a failed check, never a crashed worker
         verdicts.append(Verdict("planted_state_links", False, "error", f"{type(exc).__name__}: {exc}"))
     if os.geteuid() == 0:
         leftover = leftover_processes(config)
