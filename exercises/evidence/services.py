@@ -261,7 +261,7 @@ def settle_reproduction(*, reproduction: Reproduction) -> Reproduction:
     """Once the re-run has finished, record whether it reproduced the original (same status, exit and output)."""
     if reproduction.status != Reproduction.Status.PENDING or reproduction.rerun is None:
         return reproduction
-    rerun = reproduction.rerun
+    rerun = LabRun.objects.get(pk=reproduction.rerun.pk)  # fresh: the cached one may still say "queued"
     if not rerun.is_finished:
         return reproduction
     original = LabRun.objects.get(pk=reproduction.original_id)
