@@ -54,6 +54,7 @@ def get_lesson(request: VisitorApiRequest, slug: str) -> dict:
     assert version is not None
     return {
         **_lesson_out(lesson),
+        "objectives": version.objectives,
         "parts": version.parts,
         "self_checks": list(version.self_checks.values("key", "question")),
         "files": list(version.files.values_list("name", flat=True)),
@@ -76,7 +77,8 @@ def mark_understood(request: ApiRequest, slug: str, key: str, payload: Understoo
 
 
 def _report_out(report: SelfReport) -> dict:
-    return {"key": report.self_check.key, "understood_at": report.at, "confidence": report.confidence}
+    return {"key": report.self_check.key, "version": report.self_check.version.number,
+            "understood_at": report.at, "confidence": report.confidence}
 
 
 def _progress_out(entry: LessonProgress) -> dict:
@@ -94,6 +96,9 @@ def _progress_out(entry: LessonProgress) -> dict:
         "self_report": {
             "understood": len(entry.understood),
             "self_checks": entry.self_checks_total,
+            "version": entry.lesson.current_version.number if entry.lesson.current_version else None,
+            "standard_changed": entry.standard_changed,
+            "earlier_versions": [{"version": n, "understood": k} for n, k in entry.earlier_versions],
             "reports": [_report_out(r) for r in entry.understood],
         },
         "review": {"records": entry.reviews},

@@ -2,8 +2,8 @@
 
 A lesson lives in ``lessons/content/<slug>/``: ``lesson.md`` (YAML front
 matter, then twelve ``## … {#part-key}`` sections in the fixed order),
-``self_checks.yaml``, ``files/`` (downloadable lab files) and ``fixtures/``
-(fictional data). Nothing here touches the database; ``services.load_course``
+``self_checks.yaml``, ``files/`` (downloadable lab files), ``fixtures/``
+(fictional data) and ``diagrams/`` (SVG figures, checked by ``diagrams.check_svg``). Nothing here touches the database; ``services.load_course``
 does, so parsing can be tested and reused on its own.
 """
 
@@ -16,14 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from django.urls import reverse
 
+from .diagrams import DIAGRAM_NAME, UnsafeDiagram, check_svg
 from .models import PartKey
-from .rendering import RenderedPart, render_part
+from .rendering import RenderedPart, UnknownImage, render_part
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,48}\Z")
 PART_HEADING = re.compile(r"^## +(?P<title>.+?) +\{#(?P<key>[a-z-]+)\}\s*$")
 FENCE = re.compile(r"^(```|~~~)")
 MAX_FILE_BYTES = 64 * 1024
+OBJECTIVES_RANGE = (2, 5)
+SELF_CHECK_KINDS = {"predict", "recall"}
 
 
 class ContentError(ValueError):
@@ -58,6 +62,7 @@ class SelfCheckSource:
     question: str
     answer: str
     explanation: str
+    kind: str = "recall"  # "predict": asks what happens with a new input (course standard: ≥ half)
 
 
 @dataclass
@@ -72,6 +77,20 @@ class FixtureSource:
 
 
 @dataclass
+class DiagramSource:
+    name: str
+    svg: str
+
+    @property
+    def digest(self) -> str:
+        return sha256(self.svg.encode("utf-8"))
+
+    def url(self, lesson_slug: str) -> str:
+        # The digest is in the path, so a page of an older version keeps showing its own figure.
+        return reverse("lessons:diagram", args=[lesson_slug, self.digest, self.name])
+
+
+@dataclass
 class LessonSource:
     slug: str
     title: str
@@ -83,6 +102,8 @@ class LessonSource:
     self_checks: list[SelfCheckSource]
     files: dict[str, str]
     fixtures: list[FixtureSource]
+    objectives: list[str] = field(default_factory=list)
+    diagrams: list[DiagramSource] = field(default_factory=list)
     digest: str = field(default="")
 
 
@@ -147,6 +168,9 @@ def read_self_checks(path: Path) -> list[SelfCheckSource]:
             check = SelfCheckSource(**{k: str(item[k]).strip() for k in ("key", "question", "answer", "explanation")})
         except (KeyError, TypeError) as exc:
             raise ContentError(f"{path}: {index}번째 문항에 key/question/answer/explanation이 모두 필요합니다.") from exc
+        check.kind = str(item.get("kind", "recall"))
+        if check.kind not in SELF_CHECK_KINDS:
+            raise ContentError(f"{path}: 문항 '{check.key}'의 kind는 predict 또는 recall이어야 합니다.")
         if not SLUG.match(check.key) or check.key in {c.key for c in checks}:
             raise ContentError(f"{path}: 문항 키 '{check.key}'가 잘못되었거나 겹칩니다.")
         checks.append(check)
@@ -157,6 +181,38 @@ def read_folder_texts(folder: Path) -> dict[str, str]:
     if not folder.is_dir():
         return {}
     return {p.name: _read_text(p) for p in sorted(folder.iterdir()) if p.is_file() and not p.name.startswith(".")}
+
+
+def read_objectives(meta: dict[str, Any], path: Path) -> list[str]:
+    """The front matter's ``objectives``: 2–5 non-empty sentences, shown at the top of the page.
+
+    A lesson without them still loads (older lessons are brought up to the
+    standard one by one; ``tests/lessons/test_course_standard.py`` tracks which).
+    """
+    raw = meta.get("objectives")
+    if raw is None:
+        return []
+    low, high = OBJECTIVES_RANGE
+    if not isinstance(raw, list) or not low <= len(raw) <= high:
+        raise ContentError(f"{path}: front matter 'objectives'에 학습 목표를 {low}~{high}개 목록으로 적으세요.")
+    if not all(isinstance(item, str) and item.strip() for item in raw):
+        raise ContentError(f"{path}: 'objectives'의 항목은 빈칸이 아닌 문장이어야 합니다 (':'가 있으면 따옴표로 감싸세요).")
+    return [item.strip() for item in raw]
+
+
+def read_diagrams(folder: Path) -> list[DiagramSource]:
+    """Every ``diagrams/<name>.svg``, each checked to be inert drawing before any page shows it."""
+    diagrams = []
+    for name, text in read_folder_texts(folder / "diagrams").items():
+        path = folder / "diagrams" / name
+        if not DIAGRAM_NAME.match(name):
+            raise ContentError(f"{path}: 그림 파일 이름은 소문자, 숫자, '-'와 '.svg'만 쓸 수 있습니다.")
+        try:
+            check_svg(text)
+        except UnsafeDiagram as exc:
+            raise ContentError(f"{path}: {exc}") from exc
+        diagrams.append(DiagramSource(name=name, svg=text))
+    return diagrams
 
 
 def folder_digest(folder: Path) -> str:
@@ -179,10 +235,15 @@ def read_lesson(folder: Path) -> LessonSource:
     for required in ("title", "order"):
         if required not in meta:
             raise ContentError(f"{path}: front matter에 '{required}'가 없습니다.")
-    parts = [
-        PartSource(number=n, key=key, title=title, rendered=render_part(text, n))
-        for n, (key, title, text) in enumerate(split_parts(body, path), start=1)
-    ]
+    diagrams = read_diagrams(folder)
+    images = {f"diagrams/{d.name}": d.url(slug) for d in diagrams}
+    try:
+        parts = [
+            PartSource(number=n, key=key, title=title, rendered=render_part(text, n, images))
+            for n, (key, title, text) in enumerate(split_parts(body, path), start=1)
+        ]
+    except UnknownImage as exc:
+        raise ContentError(f"{path}: {exc}") from exc
     fixture_titles: dict[str, str] = meta.get("fixtures") or {}
     fixture_texts = read_folder_texts(folder / "fixtures")
     fixtures = []
@@ -202,6 +263,8 @@ def read_lesson(folder: Path) -> LessonSource:
         self_checks=read_self_checks(folder / "self_checks.yaml"),
         files=read_folder_texts(folder / "files"),
         fixtures=fixtures,
+        objectives=read_objectives(meta, path),
+        diagrams=diagrams,
         digest=folder_digest(folder),
     )
 

@@ -83,6 +83,7 @@ class LessonVersion(models.Model):
     summary = models.TextField(blank=True)
     minutes = models.PositiveIntegerField(default=0)
     parts = models.JSONField(help_text="[{number, key, title, anchor, html, subheadings}]")
+    objectives = models.JSONField(default=list, blank=True, help_text="Learning objectives, in order.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -109,6 +110,22 @@ class LessonFile(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [models.UniqueConstraint(fields=["version", "name"], name="lesson_file_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LessonDiagram(models.Model):
+    """A checked SVG figure of one lesson version, served as ``image/svg+xml`` and shown with ``<img>``."""
+
+    version = models.ForeignKey(LessonVersion, on_delete=models.CASCADE, related_name="diagrams")
+    name = models.CharField(max_length=60)
+    svg = models.TextField()
+    digest = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["version", "name"], name="lesson_diagram_unique")]
 
     def __str__(self) -> str:
         return self.name

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import nh3
@@ -57,12 +58,20 @@ def _parser() -> MarkdownIt:
 _MD = _parser()
 
 
-def sanitize(fragment: str) -> str:
-    """Keep only the allow-listed markup. Table alignment styles are dropped: CSP forbids inline style."""
+def sanitize(fragment: str, *, images: bool = False) -> str:
+    """Keep only the allow-listed markup. Table alignment styles are dropped: CSP forbids inline style.
+
+    Images survive only when ``images`` is set (authored lesson parts, whose image
+    sources ``render_part`` then checks against the lesson's own diagrams).
+    """
+    tags, attributes = set(_TAGS), {tag: attrs - {"style"} for tag, attrs in _ATTRIBUTES.items()}
+    if images:
+        tags.add("img")
+        attributes["img"] = {"src", "alt"}
     return nh3.clean(
         fragment,
-        tags=_TAGS,
-        attributes={tag: attrs - {"style"} for tag, attrs in _ATTRIBUTES.items()},
+        tags=tags,
+        attributes=attributes,
         url_schemes={"http", "https", "mailto"},
         link_rel="noopener noreferrer",
     )
@@ -86,12 +95,34 @@ class RenderedPart:
     subheadings: list[Heading] = field(default_factory=list)
 
 
+class UnknownImage(ValueError):
+    """A lesson part shows an image that is not one of the lesson's checked diagrams."""
+
+
 _H3 = re.compile(r"<h3>(.*?)</h3>", re.S)
+_IMG = re.compile(r"<img\b([^>]*)>")
+_IMG_ATTR = re.compile(r'(src|alt)="([^"]*)"')
 
 
-def render_part(text: str, part_number: int) -> RenderedPart:
-    """Render one lesson part, numbering its level-3 headings ``n.m`` with matching anchors."""
-    rendered = render_markdown(text)
+def _diagram_tag(match: re.Match[str], images: Mapping[str, str]) -> str:
+    """Point an image at its served diagram, or refuse it: only the lesson's own SVGs, each with alt text."""
+    attrs = dict(_IMG_ATTR.findall(match.group(1)))
+    src, alt = html.unescape(attrs.get("src", "")), attrs.get("alt", "")
+    if src not in images:
+        raise UnknownImage(f"그림 '{src}'는 이 레슨의 diagrams/ 폴더에 있는 SVG가 아닙니다.")
+    if not alt.strip():
+        raise UnknownImage(f"그림 '{src}'에 대체 텍스트(![대체 텍스트](…))가 없습니다.")
+    return f'<img class="diagram" src="{html.escape(images[src])}" alt="{alt}" loading="lazy">'
+
+
+def render_part(text: str, part_number: int, images: Mapping[str, str] | None = None) -> RenderedPart:
+    """Render one lesson part, numbering its level-3 headings ``n.m`` with matching anchors.
+
+    ``images`` maps a Markdown image source (``diagrams/<name>.svg``) to the URL
+    that serves that checked diagram; any other image raises ``UnknownImage``.
+    """
+    rendered = sanitize(_MD.render(text), images=True)
+    rendered = _IMG.sub(lambda match: _diagram_tag(match, images or {}), rendered)
     subheadings: list[Heading] = []
 
     def number(match: re.Match[str]) -> str:

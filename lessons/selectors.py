@@ -12,12 +12,20 @@ from django.contrib.auth.models import User
 from django.db.models import Count
 from django.utils.translation import gettext
 
-from tutor import access, audit
+from tutor import access
 from tutor.access import AnyUser
 from tutor.errors import NotFound
 
 from .content import SLUG
-from .models import CompletionRecord, Lesson, LessonFile, PartKey, SelfCheck, SelfReport
+from .models import (
+    CompletionRecord,
+    Lesson,
+    LessonDiagram,
+    LessonFile,
+    PartKey,
+    SelfCheck,
+    SelfReport,
+)
 
 
 def visible_lessons(user: AnyUser) -> list[Lesson]:
@@ -41,9 +49,7 @@ def access_lesson(user: AnyUser, slug: str) -> Lesson:
     if lesson is None:
         raise NotFound(gettext("그런 레슨은 없습니다."))
     if not lesson.is_published and not access.may_see_unpublished(user):
-        if user.is_authenticated:
-            audit.record(actor=user, action="access.deny", target=lesson, reason="미게시 레슨")
-        raise NotFound(gettext("그런 레슨은 없습니다."))
+        raise NotFound(gettext("그런 레슨은 없습니다."), target=lesson, reason="미게시 레슨")
     return lesson
 
 
@@ -67,12 +73,35 @@ def access_lesson_file(user: AnyUser, slug: str, name: str) -> LessonFile:
     return file
 
 
+def access_diagram(user: AnyUser, slug: str, digest: str, name: str) -> LessonDiagram:
+    """Return a diagram of any version of a lesson ``user`` may read, found by its content digest."""
+    lesson = access_lesson(user, slug)
+    diagram = LessonDiagram.objects.filter(version__lesson=lesson, name=name, digest=digest).first()
+    if diagram is None:
+        raise NotFound(gettext("그런 그림은 없습니다."))
+    return diagram
+
+
+def next_lesson(user: AnyUser, lesson: Lesson) -> Lesson | None:
+    """The lesson after ``lesson`` in course order among those ``user`` may read, if any."""
+    later = [other for other in visible_lessons(user) if (other.order, other.slug) > (lesson.order, lesson.slug)]
+    return later[0] if later else None
+
+
 def reports_for(user: AnyUser, lesson: Lesson) -> dict[str, SelfReport]:
     """The user's self-reports on the current version's self-checks, by key."""
     if not user.is_authenticated:
         return {}
     reports = SelfReport.objects.by(user).filter(self_check__version=lesson.current_version).select_related("self_check")
     return {report.self_check.key: report for report in reports}
+
+
+def earlier_reports_count(user: AnyUser, lesson: Lesson) -> int:
+    """How many of the user's self-reports answered self-checks of versions the lesson has moved on from."""
+    if not user.is_authenticated:
+        return 0
+    return (SelfReport.objects.by(user).filter(self_check__version__lesson=lesson)
+            .exclude(self_check__version=lesson.current_version).count())
 
 
 @dataclass
@@ -87,9 +116,19 @@ class LessonProgress:
     exercises_attempted: int = 0
     self_checks_total: int = 0
     understood: list[SelfReport] = field(default_factory=list)
+    earlier: dict[int, int] = field(default_factory=dict)
     reviews: list[str] = field(default_factory=list)
 
     parts_total: int = len(PartKey.values)
+
+    @property
+    def standard_changed(self) -> bool:
+        """"기준 변경됨": some self-reports answered self-checks of a version the lesson has moved on from."""
+        return bool(self.earlier)
+
+    @property
+    def earlier_versions(self) -> list[tuple[int, int]]:
+        return sorted(self.earlier.items())
 
 
 def progress_of(user: User) -> list[LessonProgress]:
@@ -128,10 +167,16 @@ def progress_of_learners(
             entry.labs_run += 1
         elif record.kind == CompletionRecord.Kind.EXERCISE_ATTEMPTED:
             entry.exercises_attempted += 1
+    # Each report counts against the version of the self-check it answered, never against a newer one.
     reports = (SelfReport.objects.filter(user_id__in=user_ids, self_check__version__lesson__in=lessons)
                .select_related("self_check__version"))
     for report in reports:
-        table[report.user_id][report.self_check.version.lesson_id].understood.append(report)
+        entry = table[report.user_id][report.self_check.version.lesson_id]
+        if report.self_check.version_id == entry.lesson.current_version_id:
+            entry.understood.append(report)
+        else:
+            number = report.self_check.version.number
+            entry.earlier[number] = entry.earlier.get(number, 0) + 1
     # Review records live in an app that builds on lessons; it answers for itself.
     for config in apps.get_app_configs():
         if hasattr(config, "review_records_for"):

@@ -21,6 +21,7 @@ from .models import (
     Fixture,
     FixtureVersion,
     Lesson,
+    LessonDiagram,
     LessonFile,
     LessonVersion,
     SelfCheck,
@@ -114,13 +115,19 @@ def _create_version(*, lesson: Lesson, source: LessonSource) -> LessonVersion:
         summary=source.summary,
         minutes=source.minutes,
         parts=[part.as_json() for part in source.parts],
+        objectives=source.objectives,
+    )
+    LessonDiagram.objects.bulk_create(
+        LessonDiagram(version=version, name=d.name, svg=d.svg, digest=d.digest) for d in source.diagrams
     )
     LessonFile.objects.bulk_create(
         LessonFile(version=version, name=name, content=text, digest=sha256(text.encode()))
         for name, text in source.files.items()
     )
     SelfCheck.objects.bulk_create(
-        SelfCheck(version=version, order=n, **vars(check)) for n, check in enumerate(source.self_checks, start=1)
+        SelfCheck(version=version, order=n, key=check.key, question=check.question, answer=check.answer,
+                  explanation=check.explanation)
+        for n, check in enumerate(source.self_checks, start=1)
     )
     return version
 

@@ -46,8 +46,11 @@ def lesson_detail(request: Request, slug: str) -> HttpResponse:
             "version": version,
             "self_checks": [(check, reports.get(check.key)) for check in version.self_checks.all()],
             "files": list(version.files.all()),
+            "next_lesson": selectors.next_lesson(request.user, lesson),
             "confidence_choices": SelfReport.Confidence.choices,
             "self_check_part": PartKey.SELF_CHECK.value,
+            "explain_part": PartKey.EXPLAIN.value,
+            "earlier_reports": selectors.earlier_reports_count(request.user, lesson),
         },
     )
 
@@ -95,6 +98,17 @@ def lesson_file(request: Request, slug: str, name: str) -> HttpResponse:
     file = selectors.access_lesson_file(request.user, slug, name)
     response = HttpResponse(file.content, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{file.name}"'
+    return response
+
+
+@require_safe
+def lesson_diagram(request: Request, slug: str, digest: str, name: str) -> HttpResponse:
+    """Serve a checked SVG as an image that can do nothing even when opened on its own."""
+    diagram = selectors.access_diagram(request.user, slug, digest, name)
+    response = HttpResponse(diagram.svg, content_type="image/svg+xml; charset=utf-8")
+    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Cache-Control"] = "private, max-age=86400"
     return response
 
 

@@ -17,8 +17,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 
-from . import logs
-from .errors import SignInRequired, TutorError
+from . import audit, logs
+from .errors import NotFound, SignInRequired, TutorError
 
 request_logger = logging.getLogger("tutor.request")
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
@@ -84,6 +84,8 @@ class TutorErrorMiddleware:
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
         if not isinstance(exc, TutorError) or request.path.startswith("/api/"):
             return None
+        if isinstance(exc, NotFound):
+            audit.refused_access(request, exc)
         if isinstance(exc, SignInRequired):
             if getattr(request, "htmx", False):
                 target = request.headers.get("HX-Current-URL", "/")

@@ -1,8 +1,8 @@
-"""Evidence pages: the task with its autosaved draft, a submission with its reviews. Views only parse HTTP."""
+"""Evidence pages: the task with its autosaved draft and calibration, a submission with its reviews, the
+instructor's queue and exports. Views only parse HTTP; the selectors and services decide."""
 
 from __future__ import annotations
 
-import csv
 import uuid
 
 from django.contrib import messages
@@ -10,10 +10,11 @@ from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from exercises.labs.records import digest_verifies
+from exercises.labs.records import check_seal
 from lessons.rendering import render_markdown
 from lessons.selectors import progress_of_learners, published_lessons
 from tutor import access
@@ -21,7 +22,7 @@ from tutor.errors import NotFound, TutorError
 from tutor.http import SignedInRequest
 from tutor.numbers import int_or_none
 
-from . import selectors, services
+from . import exports, peer, selectors, services
 from .models import INSUFFICIENT, EvidenceTask, Review
 
 
@@ -32,10 +33,16 @@ def _numbers(raw: str) -> list[int]:
     return [n for n in numbers if n is not None]
 
 
+def _judgements(request: SignedInRequest, criteria: list[dict]) -> dict[str, str]:
+    return {c["key"]: request.POST.get(f"criterion-{c['key']}", "") for c in criteria}
+
+
 @require_safe
 def task_detail(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     draft = selectors.draft_of(request.user, task)
+    examples = selectors.calibration_examples(task)
+    practice = [(example, selectors.practice_review_of(request.user, example)) for example in examples]
     return render(request, "evidence/task_detail.html", {
         "task": task,
         "draft": draft,
@@ -43,7 +50,9 @@ def task_detail(request: SignedInRequest, slug: str) -> HttpResponse:
         "runs": selectors.attachable_runs(request.user, task),
         "lines": task.fixture.current_version.numbered_lines() if task.fixture and task.fixture.current_version else [],
         "submissions": selectors.submissions_of(request.user, task),
-        "allocations": selectors.open_allocations(request.user, task),
+        "allocations": selectors.allocations_of(request.user, task),
+        "peer_refusal": peer.peer_refusal(request.user, task),
+        "practice": practice,
         "submit_key": uuid.uuid4().hex,
         "insufficient": INSUFFICIENT,
     })
@@ -70,45 +79,93 @@ def submit(request: SignedInRequest, slug: str) -> HttpResponse:
     return redirect("evidence:submission", submission_id=submission.pk)
 
 
+@require_safe
+def calibration(request: SignedInRequest, slug: str, example_id: int) -> HttpResponse:
+    task = selectors.access_task(request.user, slug)
+    example = selectors.access_calibration_example(request.user, task, example_id)
+    practice = selectors.practice_review_of(request.user, example)
+    return render(request, "evidence/calibration.html", {
+        "task": task, "example": example, "text_html": render_markdown(example.text),
+        "criteria": example.rubric_version.criteria, "practice": practice, "insufficient": INSUFFICIENT,
+        "comparison": selectors.calibration_comparison(practice) if practice else [],
+    })
+
+
+@require_POST
+def practise(request: SignedInRequest, slug: str, example_id: int) -> HttpResponse:
+    task = selectors.access_task(request.user, slug)
+    example = selectors.access_calibration_example(request.user, task, example_id)
+    services.record_practice_review(reviewer=request.user, example=example,
+                                    judgements=_judgements(request, example.rubric_version.criteria))
+    messages.success(request, _("연습 검토를 기록했습니다. 아래에서 참고 검토와 비교해 보세요."))
+    return redirect("evidence:calibration", slug=task.slug, example_id=example.pk)
+
+
 def _review_lines(review: Review) -> list[tuple[str, str, str]]:
     """(criterion, chosen level's label, citation) for display, in the rubric's order."""
-    lines = []
-    for criterion in review.rubric_version.criteria:
-        level = review.judgements.get(criterion["key"], "")
-        labels = {lv["key"]: lv["label"] for lv in criterion["levels"]} | {INSUFFICIENT: _("근거 부족 / 보류")}
-        lines.append((criterion["title"], labels.get(level, "-"), review.citations.get(criterion["key"], "")))
-    return lines
+    return [(c["title"], selectors.level_label(c, review.judgements.get(c["key"], "")),
+             review.citations.get(c["key"], "")) for c in review.rubric_version.criteria]
+
+
+@require_safe
+def attached_run(request: SignedInRequest, submission_id: int, run_id: int) -> HttpResponse:
+    """The full record of an attached run, with its seal; read-only, without the author's name."""
+    run = selectors.access_attached_run(request.user, submission_id, run_id)
+    return render(request, "labs/run_detail.html", {
+        "run": run, "seal": check_seal(run), "back_url": reverse("evidence:submission", args=[submission_id]),
+    })
 
 
 @require_safe
 def submission_detail(request: SignedInRequest, submission_id: int) -> HttpResponse:
-    submission = selectors.access_submission(request.user, submission_id)
-    reviews = selectors.reviews_visible_to(request.user, submission)  # flags are prefetched below
-    is_author = submission.author_id == request.user.pk
-    is_instructor = access.instructs(request.user, submission.author)
-    allocation = selectors.allocation_for(request.user, submission)
-    reproductions = {r.original_id: services.settle_reproduction(reproduction=r)
+    user = request.user
+    submission = selectors.access_submission(user, submission_id)
+    reviews = selectors.reviews_visible_to(user, submission)
+    is_author = submission.author_id == user.pk
+    sees_names = access.sees_names(user, author=submission.author)
+    allocation = selectors.allocation_for(user, submission)
+    reproductions = {r.original_id: peer.settle_reproduction(reproduction=r)
                      for r in allocation.reproductions.select_related("rerun", "original")} if allocation else {}
     lines = dict(submission.fixture_version.numbered_lines()) if submission.fixture_version else {}
+    if sees_names:
+        for reproduction in selectors.reproduction_summary(submission):
+            peer.settle_reproduction(reproduction=reproduction)
+    review_kind = selectors.review_kind_for(user, submission)
+    already_reviewed = any(r.reviewer_id == user.pk for r in reviews)
+    lease_live = allocation is not None and allocation.is_live(timezone.now())
     return render(request, "evidence/submission_detail.html", {
         "submission": submission,
         "text_html": render_markdown(submission.text),
-        "runs": [(run, digest_verifies(run), reproductions.get(run.pk))
+        "runs": [(run, check_seal(run), reproductions.get(run.pk))
                  for run in submission.lab_runs.select_related("lab")],
         "allocation": allocation,
+        "lease_live": lease_live,
+        "may_give_back": allocation is not None and selectors.may_give_back(user, submission.task),
         "cited": [(n, lines.get(n, "")) for n in submission.cited_lines],
-        "reviews": [(review, _review_lines(review)) for review in reviews],
+        "reviews": [(review, _review_lines(review), selectors.flags_visible_to(user, review), selectors.name_of_reviewer(user, review),
+                     access.may_release(user, author=submission.author, cohort=review.cohort)
+                     and review.released_at is None and review.kind != Review.Kind.SELF,
+                     access.may_flag(user, author=submission.author, review_kind=review.kind,
+                                     released=review.released_at is not None))
+                    for review in reviews],
         "criteria": submission.rubric_version.criteria,
+        "grid": selectors.review_grid(user, submission),
         "standard_changed": selectors.standard_changed(submission),
-        "review_kind": selectors.review_kind_for(request.user, submission),
+        "review_kind": review_kind,
+        "show_review_form": bool(review_kind) and not already_reviewed
+        and (review_kind != Review.Kind.PEER or lease_live),
         "is_author": is_author,
-        "already_reviewed": any(r.reviewer_id == request.user.pk for r in reviews),
-        "can_release": is_instructor and submission.released_at is None,
-        "can_resolve": is_instructor,
-        "disagreement": is_instructor and selectors.reviews_disagree(reviews) and submission.disagreement_resolved_at is None,
+        "sees_names": sees_names,
+        "already_reviewed": already_reviewed,
+        "can_release": sees_names,
+        "can_resolve": access.may_resolve(user, author=submission.author),
+        "disagreement": (selectors.disagreeing_criteria(reviews)
+                         if access.may_resolve(user, author=submission.author)
+                         and submission.disagreement_resolved_at is None else []),
+        "disagreement_note": selectors.visible_disagreement_note(user, submission),
         "insufficient": INSUFFICIENT,
         # Peers never learn the author's name: not in the page, not in an attribute.
-        "author_label": _("나") if is_author else submission.author.get_username() if is_instructor else _("익명 동료"),
+        "author_label": selectors.name_of_author(user, submission),
     })
 
 
@@ -116,9 +173,10 @@ def submission_detail(request: SignedInRequest, submission_id: int) -> HttpRespo
 def add_review(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
     kind = selectors.review_kind_for(request.user, submission) or Review.Kind.PEER
-    judgements = {c["key"]: request.POST.get(f"criterion-{c['key']}", "") for c in submission.rubric_version.criteria}
-    citations = {c["key"]: request.POST.get(f"citation-{c['key']}", "") for c in submission.rubric_version.criteria}
-    services.record_review(reviewer=request.user, submission=submission, kind=kind, judgements=judgements,
+    criteria = submission.rubric_version.criteria
+    citations = {c["key"]: request.POST.get(f"citation-{c['key']}", "") for c in criteria}
+    services.record_review(reviewer=request.user, submission=submission, kind=kind,
+                           judgements=_judgements(request, criteria),
                            comment=request.POST.get("comment", ""), citations=citations)
     messages.success(request, _("검토를 기록했습니다."))
     return redirect("evidence:submission", submission_id=submission.pk)
@@ -127,16 +185,33 @@ def add_review(request: SignedInRequest, submission_id: int) -> HttpResponse:
 @require_POST
 def release(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
-    services.release_reviews(instructor=request.user, submission=submission, reason=request.POST.get("reason", ""))
-    messages.success(request, _("검토를 공개했습니다. 학습자가 이제 볼 수 있습니다."))
+    count = services.release_reviews(instructor=request.user, submission=submission,
+                                     reason=request.POST.get("reason", ""))
+    messages.success(request, _("검토 %(n)d개와 강사 메모를 공개했습니다. 학습자가 이제 볼 수 있습니다.") % {"n": count})
     return redirect("evidence:submission", submission_id=submission.pk)
+
+
+@require_POST
+def release_review(request: SignedInRequest, review_id: int) -> HttpResponse:
+    review = selectors.access_review_to_release(request.user, review_id)
+    services.release_review(instructor=request.user, review=review, reason=request.POST.get("reason", ""))
+    messages.success(request, _("검토를 공개했습니다. 학습자가 이제 볼 수 있습니다."))
+    return redirect("evidence:submission", submission_id=review.submission_id)
 
 
 @require_POST
 def request_peer_work(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
-    allocation = services.allocate_peer_work(reviewer=request.user, task=task)
+    allocation = peer.allocate_peer_work(reviewer=request.user, task=task)
     return redirect("evidence:submission", submission_id=allocation.submission_id)
+
+
+@require_POST
+def give_back(request: SignedInRequest, allocation_id: int) -> HttpResponse:
+    allocation = selectors.access_allocation(request.user, allocation_id)
+    peer.give_back(reviewer=request.user, allocation=allocation, reason=request.POST.get("reason", ""))
+    messages.success(request, _("동료 작업을 돌려주었습니다."))
+    return redirect("evidence:task", slug=allocation.submission.task.slug)
 
 
 @require_POST
@@ -146,7 +221,7 @@ def reproduce(request: SignedInRequest, submission_id: int, run_id: int) -> Http
     run = submission.lab_runs.filter(pk=run_id).first() if allocation else None
     if run is None or allocation is None:
         raise NotFound(_("그런 실행 기록은 없습니다."))
-    services.reproduce_run(reviewer=request.user, allocation=allocation, run=run)
+    peer.reproduce_run(reviewer=request.user, allocation=allocation, run=run)
     messages.success(request, _("재현 실행을 요청했습니다. 잠시 뒤 새로 고치면 결과가 보입니다."))
     return redirect("evidence:submission", submission_id=submission.pk)
 
@@ -171,6 +246,7 @@ def flag_review(request: SignedInRequest, review_id: int) -> HttpResponse:
 def resolve_flag(request: SignedInRequest, flag_id: int) -> HttpResponse:
     flag = selectors.access_flag(request.user, flag_id)
     services.resolve_flag(instructor=request.user, flag=flag, resolution=request.POST.get("resolution", ""))
+    messages.success(request, _("이의 제기에 답했습니다. 답은 공개해야 학습자에게 보입니다."))
     return redirect("evidence:submission", submission_id=flag.review.submission_id)
 
 
@@ -180,12 +256,13 @@ def queue(request: SignedInRequest) -> HttpResponse:
     cohort = request.GET.get("cohort", "")
     rows = selectors.instructor_queue(
         request.user, cohort_id=int_or_none(cohort), task_slug=request.GET.get("task", ""),
-        state=request.GET.get("state", ""), flagged="flagged" in request.GET, disagreement="disagreement" in request.GET,
+        state=request.GET.get("state", ""), flagged="flagged" in request.GET,
+        disagreement="disagreement" in request.GET,
     )
     return render(request, "evidence/queue.html", {
         "rows": rows, "cohorts": selectors.cohorts_of(request.user),
+        "waiting": selectors.waiting_list(request.user),
         "tasks": EvidenceTask.objects.active().order_by("lesson__order", "order"),
-        "learners": get_user_model().objects.filter(cohorts__in=selectors.cohorts_of(request.user)).distinct(),
         "filters": request.GET,
     })
 
@@ -197,42 +274,38 @@ def assign(request: SignedInRequest, submission_id: int) -> HttpResponse:
     reviewer = get_user_model().objects.filter(pk=reviewer_id).first() if reviewer_id else None
     if reviewer is None:
         raise NotFound(_("그런 학습자는 없습니다."))
-    services.assign_peer(instructor=request.user, submission=submission, reviewer=reviewer)
+    peer.assign_peer(instructor=request.user, submission=submission, reviewer=reviewer)
     messages.success(request, _("동료 검토를 배정했습니다."))
     return redirect("evidence:queue")
 
 
 @require_POST
-def lower_minimum(request: SignedInRequest, slug: str) -> HttpResponse:
+def cohort_minimum(request: SignedInRequest, cohort_id: int, slug: str) -> HttpResponse:
+    cohort = selectors.access_cohort(request.user, cohort_id)
     task = selectors.access_task(request.user, slug)
     minimum = int_or_none(request.POST.get("minimum"), high=1000)
-    services.set_min_peer_reviews(instructor=request.user, task=task, minimum=-1 if minimum is None else minimum,
-                                  reason=request.POST.get("reason", ""))
-    messages.success(request, _("최소 동료 검토 수를 바꿨습니다."))
+    services.set_min_peer_reviews(instructor=request.user, task=task, cohort=cohort,
+                                  minimum=-1 if minimum is None else minimum, reason=request.POST.get("reason", ""))
+    messages.success(request, _("%(cohort)s의 최소 동료 검토 수를 바꿨습니다.") % {"cohort": cohort.name})
     return redirect("evidence:queue")
+
+
+def _csv_response(body: str, filename: str) -> HttpResponse:
+    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 @require_safe
 def export_csv(request: SignedInRequest) -> HttpResponse:
-    """Submissions and reviews of the instructor's cohorts, one review (or unreviewed submission) per row."""
-    rows = selectors.instructor_queue(request.user)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = 'attachment; filename="evidence-reviews.csv"'
-    writer = csv.writer(response)
-    writer.writerow(["task", "learner", "version", "submitted_at", "rubric_version", "released",
-                     "review_kind", "reviewer", "judgements", "comment"])
-    for row in rows:
-        s = row.submission
-        base = [s.task.slug, s.author.get_username(), s.version, s.submitted_at.isoformat() if s.submitted_at else "", s.rubric_version_id,
-                "yes" if s.released_at else "no"]
-        reviews: list[Review | None] = [*s.reviews.all()] or [None]
-        for review in reviews:
-            if review is None:
-                writer.writerow([*base, "", "", "", ""])
-            else:
-                writer.writerow([*base, review.kind, review.reviewer.get_username(),
-                                 ";".join(f"{k}={v}" for k, v in review.judgements.items()), review.comment])
-    return response
+    """Every version and every review of the instructor's cohorts, one column per criterion."""
+    return _csv_response(exports.to_csv(exports.review_rows(request.user)), "evidence-reviews.csv")
+
+
+@require_safe
+def gradebook_csv(request: SignedInRequest) -> HttpResponse:
+    """Completion, self-report and review levels in their own columns; no total."""
+    return _csv_response(exports.to_csv(exports.gradebook_rows(request.user)), "gradebook.csv")
 
 
 @require_safe
@@ -249,8 +322,9 @@ def cohort_progress(request: SignedInRequest, cohort_id: int) -> HttpResponse:
 @require_POST
 def resolve_disagreement(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
-    services.resolve_disagreement(instructor=request.user, submission=submission, reason=request.POST.get("reason", ""))
-    messages.success(request, _("불일치를 해결했습니다."))
+    services.resolve_disagreement(instructor=request.user, submission=submission,
+                                  reason=request.POST.get("reason", ""))
+    messages.success(request, _("불일치를 해결했습니다. 해결 이유는 공개해야 학습자에게 보입니다."))
     return redirect("evidence:submission", submission_id=submission.pk)
 
 
@@ -260,3 +334,4 @@ def release_task(request: SignedInRequest, slug: str) -> HttpResponse:
     count = services.release_task(instructor=request.user, task=task)
     messages.success(request, _("%(n)d개 제출의 검토를 공개했습니다.") % {"n": count})
     return redirect(f"{reverse('evidence:queue')}?task={task.slug}")
+

@@ -15,19 +15,16 @@ from tutor.http import SignedInRequest
 
 from . import selectors, services
 from .engine import suggest
-from .models import Attempt, Judgement
+from .models import Attempt, Exercise, Judgement, Variant
 
 _FIELD = re.compile(r"^(judgement|question|lines)-([0-9]{1,19})$")
 
 
-@require_safe
-def exercise_detail(request: SignedInRequest, slug: str) -> HttpResponse:
-    exercise = selectors.access_exercise(request.user, slug)
-    variant = selectors.access_variant(exercise, request.GET.get("variant", ""))
+def _detail_context(request: SignedInRequest, exercise: Exercise, variant: Variant | None) -> dict:
     fixture = variant.fixture if variant else exercise.fixture
     if fixture.current_version is None:
         raise NotFound(_("이 연습의 원문이 아직 준비되지 않았습니다."))
-    return render(request, "grounding/exercise_detail.html", {
+    return {
         "exercise": exercise,
         "variant": variant,
         "variants": list(exercise.variants.all()),
@@ -38,16 +35,30 @@ def exercise_detail(request: SignedInRequest, slug: str) -> HttpResponse:
         "attempts": selectors.attempts_of(request.user, exercise),
         "idempotency_key": uuid.uuid4().hex,
         "max_chars": services.MAX_ANSWER_CHARS,
-    })
+    }
+
+
+@require_safe
+def exercise_detail(request: SignedInRequest, slug: str) -> HttpResponse:
+    exercise = selectors.access_exercise(request.user, slug)
+    variant = selectors.access_variant(exercise, request.GET.get("variant", ""))
+    return render(request, "grounding/exercise_detail.html", _detail_context(request, exercise, variant))
 
 
 @require_POST
 def start_attempt(request: SignedInRequest, slug: str) -> HttpResponse:
+    """Start from a paste; a refused paste comes back in the field with the reason beside it."""
     exercise = selectors.access_exercise(request.user, slug)
-    attempt = services.start_attempt(
-        user=request.user, exercise=exercise, answer_text=request.POST.get("answer", ""),
-        variant_key=request.POST.get("variant", ""), idempotency_key=request.POST.get("idempotency_key", ""),
-    )
+    variant = selectors.access_variant(exercise, request.POST.get("variant", ""))
+    answer = request.POST.get("answer", "")
+    try:
+        attempt = services.start_attempt(
+            user=request.user, exercise=exercise, answer_text=answer,
+            variant_key=variant.key if variant else "", idempotency_key=request.POST.get("idempotency_key", ""),
+        )
+    except services.PasteRefused as refused:
+        context = {**_detail_context(request, exercise, variant), "answer": answer, "answer_error": refused.detail}
+        return render(request, "grounding/exercise_detail.html", context, status=refused.status)
     return redirect("grounding:attempt", attempt_id=attempt.pk)
 
 
@@ -72,8 +83,8 @@ def attempt_detail(request: SignedInRequest, attempt_id: int) -> HttpResponse:
     return render(request, "grounding/attempt_marking.html", context)
 
 
-def _marks_from(post: dict) -> dict[int, dict[str, str]]:
-    marks: dict[int, dict[str, str]] = {}
+def _marks_from(post: dict) -> dict[int, dict[str, str | list[int]]]:
+    marks: dict[int, dict[str, str | list[int]]] = {}
     for name, value in post.items():
         match = _FIELD.match(name)
         if match:

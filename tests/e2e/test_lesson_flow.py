@@ -69,3 +69,25 @@ def test_lesson_reads_at_360_px_without_sideways_scrolling(page, live_server, co
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"{path} scrolls sideways by {overflow}px"
     assert page.csp_violations == []
+
+
+def test_every_lesson_diagram_loads_under_the_csp_and_fits_360_px(page, live_server, course: list[Lesson]) -> None:
+    """Each diagram is drawn (the SVG loads as an image under the site's CSP) and shrinks to a 360 px column."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    seen = 0
+    for lesson in course:
+        page.goto(f"{live_server.url}/lessons/{lesson.slug}/")
+        for image in page.locator("img.diagram").all():
+            image.scroll_into_view_if_needed()
+            for _ in range(50):
+                if image.evaluate("i => i.complete && i.naturalWidth > 0"):
+                    break
+                page.wait_for_timeout(100)
+            assert image.evaluate("i => i.naturalWidth") > 0, f"{lesson.slug}: a diagram did not load"
+            assert image.get_attribute("alt").strip()
+            assert image.bounding_box()["width"] <= 360
+            seen += 1
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"{lesson.slug} scrolls sideways by {overflow}px"
+    assert seen >= 5
+    assert page.csp_violations == []

@@ -1,0 +1,109 @@
+"""Run a lab's reference solution, and each failure it injects, through the real sandbox.
+
+``check_labs`` and the lab content tests both call ``verify_lab``, so what the
+command reports and what CI asserts are the same thing. Each step that names
+checks is run with the solution (with the step's ``inject`` change applied for
+an ``inject`` step) and must pass all of them; the starter code must *not*
+already pass the ``run`` step, or the lab teaches nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import conf
+from .checking import run_checks
+from .content import read_lab
+from .sandbox import RunResult, run_python
+
+
+@dataclass
+class StepVerdict:
+    """One step run: which checks failed (by id), and the run's status for the report."""
+
+    kind: str
+    status: str
+    failed: list[str] = field(default_factory=list)
+    problem: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return not self.failed and not self.problem
+
+
+@dataclass
+class LabVerdict:
+    lesson: str
+    slug: str
+    steps: list[StepVerdict]
+    starter_already_passes: bool
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return all(step.passed for step in self.steps) and not self.starter_already_passes and not self.problems
+
+    def line(self) -> str:
+        """One line for the command: the verdict, the lab, and each step that ran."""
+        mark = "통과" if self.passed else "실패"
+        steps = " ".join(
+            f"{step.kind}{'✓' if step.passed else '✗'}" + (f"({','.join(step.failed) or step.problem})"
+                                                          if not step.passed else "")
+            for step in self.steps
+        )
+        extra = [*self.problems]
+        if self.starter_already_passes:
+            extra.append("시작 코드가 이미 통과함")
+        return f"{mark}  {self.lesson}/{self.slug}  {steps}" + (f"  — {'; '.join(extra)}" if extra else "")
+
+
+def sandbox_files(spec: dict[str, Any], folder: Path) -> dict[str, bytes]:
+    """The read-only files a run sees: the lab's own files and its lesson's fixtures as ``<slug>.txt``."""
+    files = {name: text.encode() for name, text in spec["files"].items()}
+    lesson_fixtures = folder.parent.parent / "fixtures"
+    for slug in spec["fixture_slugs"]:
+        files[f"{slug}.txt"] = (lesson_fixtures / f"{slug}.txt").read_bytes()
+    return files
+
+
+def _run(code: str, files: dict[str, bytes]) -> RunResult:
+    return run_python(code, files=files, limits=conf.limits(), config=conf.sandbox_config())
+
+
+def verify_lab(folder: Path) -> LabVerdict:
+    """Run every checked step of the lab in ``folder`` and say, per step, what did not hold."""
+    spec = read_lab(folder)
+    checks = {check["id"]: check for check in spec["checks"]}
+    files = sandbox_files(spec, folder)
+    verdict = LabVerdict(lesson=folder.parent.parent.name, slug=folder.name, steps=[], starter_already_passes=False)
+    kinds = {step["kind"] for step in spec["steps"] if step["checks"]}
+    for needed in ("run", "inject", "restore"):
+        if needed not in kinds:
+            verdict.problems.append(f"검사가 있는 {needed} 단계가 없음")
+    for step in spec["steps"]:
+        if not step["checks"]:
+            continue
+        code = spec["solution_code"]
+        if step["inject"]:
+            find = step["inject"]["find"]
+            if code.count(find) != 1:
+                verdict.steps.append(StepVerdict(kind=step["kind"], status="-", problem="주입할 곳이 하나가 아님"))
+                continue
+            code = code.replace(find, step["inject"]["replace"])
+        result = _run(code, files)
+        outcome = run_checks([checks[c] for c in step["checks"]], result)
+        verdict.steps.append(StepVerdict(
+            kind=step["kind"], status=result.status, failed=[item["id"] for item in outcome if not item["passed"]],
+        ))
+    run_step = next((step for step in spec["steps"] if step["kind"] == "run" and step["checks"]), None)
+    if run_step is not None:
+        outcome = run_checks([checks[c] for c in run_step["checks"]], _run(spec["starter_code"], files))
+        verdict.starter_already_passes = all(item["passed"] for item in outcome)
+    return verdict
+
+
+def lab_folders(content_dir: Path) -> list[Path]:
+    """Every lab folder of the course, in lesson then lab order of their folder names."""
+    return sorted(path.parent for path in content_dir.glob("*/labs/*/lab.yaml"))
