@@ -46,6 +46,7 @@ test: venv system-deps
 
 check: venv
 	DJANGO_SETTINGS_MODULE=tutor.settings.production SECRET_KEY=check-only-$$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n') \
+		SEAL_KEYS=check:$$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n') \
 		ALLOWED_HOSTS=tutor.example $(BIN)/python manage.py check --deploy --fail-level WARNING
 
 clean:

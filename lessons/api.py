@@ -75,7 +75,8 @@ def mark_understood(request: HttpRequest, slug: str, key: str, payload: Understo
 
 
 def _report_out(report: SelfReport) -> dict:
-    return {"key": report.self_check.key, "understood_at": report.at, "confidence": report.confidence}
+    return {"key": report.self_check.key, "version": report.self_check.version.number,
+            "understood_at": report.at, "confidence": report.confidence}
 
 
 def _progress_out(entry: LessonProgress) -> dict:
@@ -93,6 +94,9 @@ def _progress_out(entry: LessonProgress) -> dict:
         "self_report": {
             "understood": len(entry.understood),
             "self_checks": entry.self_checks_total,
+            "version": entry.lesson.current_version.number,
+            "standard_changed": entry.standard_changed,
+            "earlier_versions": [{"version": n, "understood": k} for n, k in entry.earlier_versions],
             "reports": [_report_out(r) for r in entry.understood],
         },
         "review": {"records": entry.reviews},

@@ -10,7 +10,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count
 from django.utils.translation import gettext
 
-from tutor import access, audit
+from tutor import access
 from tutor.access import AnyUser
 from tutor.errors import NotFound
 
@@ -34,9 +34,7 @@ def access_lesson(user: AnyUser, slug: str) -> Lesson:
     if lesson is None:
         raise NotFound(gettext("그런 레슨은 없습니다."))
     if not lesson.is_published and not access.may_see_unpublished(user):
-        if user.is_authenticated:
-            audit.record(actor=user, action="access.deny", target=lesson, reason="미게시 레슨")
-        raise NotFound(gettext("그런 레슨은 없습니다."))
+        raise NotFound(gettext("그런 레슨은 없습니다."), target=lesson, reason="미게시 레슨")
     return lesson
 
 
@@ -83,6 +81,14 @@ def reports_for(user: AnyUser, lesson: Lesson) -> dict[str, SelfReport]:
     return {report.self_check.key: report for report in reports}
 
 
+def earlier_reports_count(user: AnyUser, lesson: Lesson) -> int:
+    """How many of the user's self-reports answered self-checks of versions the lesson has moved on from."""
+    if not user.is_authenticated:
+        return 0
+    return (SelfReport.objects.by(user).filter(self_check__version__lesson=lesson)
+            .exclude(self_check__version=lesson.current_version).count())
+
+
 @dataclass
 class LessonProgress:
     """One lesson's three tracks for one learner, kept side by side and never combined."""
@@ -95,9 +101,19 @@ class LessonProgress:
     exercises_attempted: int = 0
     self_checks_total: int = 0
     understood: list[SelfReport] = field(default_factory=list)
+    earlier: dict[int, int] = field(default_factory=dict)
     reviews: list[str] = field(default_factory=list)
 
     parts_total: int = len(PartKey.values)
+
+    @property
+    def standard_changed(self) -> bool:
+        """"기준 변경됨": some self-reports answered self-checks of a version the lesson has moved on from."""
+        return bool(self.earlier)
+
+    @property
+    def earlier_versions(self) -> list[tuple[int, int]]:
+        return sorted(self.earlier.items())
 
 
 def progress_of(user: AbstractBaseUser) -> list[LessonProgress]:
@@ -122,9 +138,15 @@ def progress_of(user: AbstractBaseUser) -> list[LessonProgress]:
             entry.labs_run += 1
         elif record.kind == CompletionRecord.Kind.EXERCISE_ATTEMPTED:
             entry.exercises_attempted += 1
+    # Each report counts against the version of the self-check it answered, never against a newer one.
     reports = SelfReport.objects.by(user).filter(self_check__version__lesson__in=progress).select_related("self_check__version")
     for report in reports:
-        progress[report.self_check.version.lesson_id].understood.append(report)
+        entry = progress[report.self_check.version.lesson_id]
+        if report.self_check.version_id == entry.lesson.current_version_id:
+            entry.understood.append(report)
+        else:
+            number = report.self_check.version.number
+            entry.earlier[number] = entry.earlier.get(number, 0) + 1
     # Review records live in an app that builds on lessons; it answers for itself.
     for config in apps.get_app_configs():
         if hasattr(config, "review_records_for"):

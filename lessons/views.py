@@ -48,6 +48,7 @@ def lesson_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "confidence_choices": SelfReport.Confidence.choices,
             "self_check_part": PartKey.SELF_CHECK.value,
             "explain_part": PartKey.EXPLAIN.value,
+            "earlier_reports": selectors.earlier_reports_count(request.user, lesson),
         },
     )
 

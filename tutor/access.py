@@ -64,3 +64,65 @@ def require_sign_in(user: AnyUser) -> AbstractBaseUser:
     if not user.is_authenticated:
         raise SignInRequired("이 내용은 로그인한 뒤에 볼 수 있습니다.")
     return user  # type: ignore[return-value]
+
+
+# Capabilities of review work. Each names one decision about evidence and its
+# reviews; the evidence services check them before they write, and views, the
+# API and templates only read the answers the selectors computed from them.
+# Adding a role changes these functions, not the pages.
+
+SELF_REVIEW, PEER_REVIEW, INSTRUCTOR_REVIEW = "self", "peer", "instructor"
+
+
+def review_kind_for(user: AnyUser, *, author: AbstractBaseUser, allocated: bool) -> str | None:
+    """Which review ``user`` writes of ``author``'s work: the author a self-review, the author's
+    instructor an instructor review, a learner holding a lease a peer review; anyone else none."""
+    if not user.is_authenticated:
+        return None
+    if user.pk == author.pk:
+        return SELF_REVIEW
+    if instructs(user, author):
+        return INSTRUCTOR_REVIEW
+    return PEER_REVIEW if allocated else None
+
+
+def may_release(user: AnyUser, *, author: AbstractBaseUser, cohort: Cohort | None) -> bool:
+    """A review is released by an instructor of the cohort it was written in (any instructor of the
+    author when it has none); another cohort's instructor may not, even if they teach the author too."""
+    if not instructs(user, author):
+        return False
+    if cohort is None or user.is_superuser:
+        return True
+    return Cohort.objects.taught_by(user).filter(pk=cohort.pk).exists()
+
+
+def sees_names(viewer: AnyUser, *, author: AbstractBaseUser) -> bool:
+    """The author's instructors see both the author's and the peer reviewers' names; peers see neither."""
+    return instructs(viewer, author)
+
+
+def sees_unreleased(viewer: AnyUser, *, author: AbstractBaseUser) -> bool:
+    """Unreleased reviews and instructors' notes are for the author's instructors only."""
+    return instructs(viewer, author)
+
+
+def may_flag(user: AnyUser, *, author: AbstractBaseUser, review_kind: str, released: bool) -> bool:
+    """The author disputes a released review by someone else; nobody flags a self-review or an unseen one."""
+    return user.is_authenticated and user.pk == author.pk and review_kind != SELF_REVIEW and released
+
+
+def may_resolve(user: AnyUser, *, author: AbstractBaseUser) -> bool:
+    """Disagreements and flags are resolved by the author's instructors."""
+    return instructs(user, author)
+
+
+def may_assign_reviewer(user: AnyUser, *, author: AbstractBaseUser, reviewer: AbstractBaseUser) -> bool:
+    """An instructor hands a submission to a learner of any cohort they teach, never to its author."""
+    return reviewer.pk != author.pk and instructs(user, author) and instructs(user, reviewer)
+
+
+def may_change_cohort_setting(user: AnyUser, cohort: Cohort) -> bool:
+    """A cohort's task settings are changed by that cohort's instructors only."""
+    if not is_instructor(user):
+        return False
+    return user.is_superuser or Cohort.objects.taught_by(user).filter(pk=cohort.pk).exists()

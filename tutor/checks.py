@@ -34,3 +34,19 @@ def check_production_settings(app_configs: Any, **kwargs: Any) -> list[checks.Ch
     if settings.DEMO_ACCOUNTS_ALLOWED:
         errors.append(checks.Warning("DEMO_ACCOUNTS_ALLOWED is on.", id="tutor.W002"))
     return errors
+
+
+@checks.register(checks.Tags.security)
+def check_seal_keys(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
+    """The seal key must be its own secret: never SECRET_KEY, so neither rotation touches the other."""
+    errors = []
+    if any(key.secret == settings.SECRET_KEY for key in settings.SEAL_KEYS):
+        errors.append(checks.Error("A seal key equals SECRET_KEY; give SEAL_KEYS its own secret.", id="tutor.E003"))
+    return errors
+
+
+@checks.register(checks.Tags.security, deploy=True)
+def check_seal_keys_from_environment(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
+    if not os.environ.get("SEAL_KEYS"):
+        return [checks.Warning("SEAL_KEYS is not set in the environment (using var/seal_keys).", id="tutor.W003")]
+    return []

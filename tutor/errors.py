@@ -7,6 +7,8 @@ and the API refuse in the same words.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 
 
@@ -27,11 +29,21 @@ class TutorError(Exception):
 
 
 class NotFound(TutorError):
-    """Missing, or not the asker's to see: both answer the same, so nothing leaks."""
+    """Missing, or not the asker's to see: both answer the same, so nothing leaks.
+
+    An access check that refuses something that exists passes it as ``target``
+    (and why as ``reason``); the audit log names it, the person asking never
+    learns it.
+    """
 
     status = 404
     code = "not_found"
     title = _("찾을 수 없습니다")
+
+    def __init__(self, detail: str | None = None, *, target: Any = None, reason: str = "") -> None:
+        super().__init__(detail)
+        self.target = target
+        self.reason = reason
 
 
 class SignInRequired(TutorError):

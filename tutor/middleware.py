@@ -10,7 +10,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 
-from .errors import SignInRequired, TutorError
+from . import audit
+from .errors import NotFound, SignInRequired, TutorError
 
 
 class TutorErrorMiddleware:
@@ -23,6 +24,8 @@ class TutorErrorMiddleware:
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
         if not isinstance(exc, TutorError) or request.path.startswith("/api/"):
             return None
+        if isinstance(exc, NotFound):
+            audit.refused_access(request, exc)
         if isinstance(exc, SignInRequired):
             if getattr(request, "htmx", False):
                 target = request.headers.get("HX-Current-URL", "/")

@@ -34,7 +34,7 @@ def audit_entries_for(user: AbstractBaseUser, *, limit: int = 200) -> list[Audit
     if user.is_superuser:
         return list(entries[:limit])
     if not access.is_instructor(user):
-        raise NotFound("찾을 수 없습니다.")
+        raise NotFound("찾을 수 없습니다.", reason="감사 기록: 강사·관리자만")
     cohorts = Cohort.objects.taught_by(user)
     people = get_user_model().objects.filter(Q(cohorts__in=cohorts) | Q(taught_cohorts__in=cohorts) | Q(pk=user.pk))
     return list(entries.filter(actor__in=people.distinct())[:limit])

@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 
 from . import audit
 from .errors import NotFound, Throttled
-from .models import ApiToken, SignInFailure
+from .models import ApiToken, Cohort, SignInFailure
 
 TOKEN_PREFIX = "gt_"
 
@@ -70,3 +70,29 @@ def revoke_api_token(*, user: AbstractBaseUser, token_id: int) -> ApiToken:
     token.save(update_fields=["revoked_at"])
     audit.record(actor=user, action="api_token.revoke", target=token)
     return token
+
+
+def record_bad_token(*, raw: str, path: str) -> None:
+    """Audit an API request with a wrong or revoked token: gathered per token and hour, the secret never kept."""
+    token = ApiToken.objects.filter(digest=token_digest(raw)).first() if raw.startswith(TOKEN_PREFIX) else None
+    if token is not None:
+        audit.refusal(actor=None, action="api_token.refused", target=token, reason="폐기된 토큰",
+                      detail={"path": path[:200]})
+    else:
+        audit.refusal(actor=None, action="api_token.refused", target=audit.Target("tutor.apitoken", "unknown",
+                      "알 수 없는 토큰"), reason="알 수 없는 토큰", detail={"path": path[:200]})
+
+
+def cohort_members(cohort: Cohort) -> dict[str, list[int]]:
+    return {"learners": sorted(cohort.learners.values_list("pk", flat=True)),
+            "instructors": sorted(cohort.instructors.values_list("pk", flat=True))}
+
+
+def record_membership_change(*, actor: AbstractBaseUser, cohort: Cohort, before: dict[str, list[int]]) -> None:
+    """Audit who joined or left a cohort (user ids, nothing else about them); nothing is written if nobody did."""
+    after = cohort_members(cohort)
+    if after == before:
+        return
+    change = {role: {"added": sorted(set(after[role]) - set(before[role])),
+                     "removed": sorted(set(before[role]) - set(after[role]))} for role in after}
+    audit.record(actor=actor, action="cohort.members", target=cohort, before=before, after=after, detail=change)

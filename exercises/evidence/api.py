@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from django.http import HttpRequest
-from django.utils.translation import gettext as _
 from ninja import Router, Status
 
-from tutor import access
+from exercises.labs.api import run_out
+from exercises.labs.schemas import RunOut
 
 from . import selectors, services
 from .models import Review, Submission
@@ -15,40 +15,42 @@ from .schemas import FlagIn, QueueRowOut, ReviewIn, SubmissionOut
 router = Router(tags=["남길 증거"])
 
 
-def _reviewer_label(viewer: object, review: Review) -> str:
-    if review.kind == Review.Kind.INSTRUCTOR or access.instructs(viewer, review.submission.author):
-        return review.reviewer.get_username()
-    if review.reviewer_id == getattr(viewer, "pk", None):
-        return review.reviewer.get_username()
-    return _("익명 동료")
-
-
 def submission_out(viewer: object, submission: Submission) -> dict:
-    is_author = submission.author_id == getattr(viewer, "pk", None)
+    changed = selectors.standard_changed(submission)
+    fixture_number = submission.fixture_version.number if submission.fixture_version else None
+    reviews = selectors.reviews_visible_to(viewer, submission)
     return {
         "id": submission.pk, "task": submission.task.slug, "version": submission.version,
-        "author": _("나") if is_author else (submission.author.get_username()
-                                              if access.instructs(viewer, submission.author) else _("익명 동료")),
+        "author": selectors.name_of_author(viewer, submission),
         "text": submission.text, "cited_lines": submission.cited_lines,
         "lab_runs": list(submission.lab_runs.values_list("pk", flat=True)),
-        "rubric_version": submission.rubric_version.number,
-        "fixture_version": submission.fixture_version.number if submission.fixture_version else None,
-        "submitted_at": submission.submitted_at, "released": submission.released_at is not None,
-        "reviews": [{"id": r.pk, "kind": r.kind, "reviewer": _reviewer_label(viewer, r), "judgements": r.judgements,
-                     "citations": r.citations, "comment": r.comment, "created_at": r.created_at}
-                    for r in selectors.reviews_visible_to(viewer, submission)],
+        "rubric_version": submission.rubric_version.number, "fixture_version": fixture_number,
+        "standard_changed": changed, "submitted_at": submission.submitted_at,
+        "released_reviews": sum(1 for r in reviews if r.released_at),
+        "reviews": [{"id": r.pk, "kind": r.kind, "reviewer": selectors.name_of_reviewer(viewer, r),
+                     "judgements": r.judgements, "citations": r.citations, "comment": r.comment,
+                     "created_at": r.created_at, "released": r.released_at is not None,
+                     "rubric_version": r.rubric_version.number, "fixture_version": fixture_number,
+                     "standard_changed": changed} for r in reviews],
     }
 
 
 @router.get("/submissions", response=list[SubmissionOut], summary="내 제출 (제출한 판)")
 def my_submissions(request: HttpRequest) -> list[dict]:
-    submissions = Submission.objects.submitted().filter(author=request.auth).select_related("task", "rubric_version")
+    submissions = (Submission.objects.submitted().filter(author=request.auth)
+                   .select_related("task__fixture", "rubric_version", "fixture_version", "author"))
     return [submission_out(request.auth, s) for s in submissions]
 
 
 @router.get("/submissions/{submission_id}", response=SubmissionOut, summary="제출 하나 (본인, 배정된 동료, 강사)")
 def get_submission(request: HttpRequest, submission_id: int) -> dict:
     return submission_out(request.auth, selectors.access_submission(request.auth, submission_id))
+
+
+@router.get("/submissions/{submission_id}/runs/{run_id}", response=RunOut,
+            summary="제출에 붙은 실행 기록과 봉인 (본인, 배정된 동료, 강사; 읽기 전용)")
+def get_attached_run(request: HttpRequest, submission_id: int, run_id: int) -> dict:
+    return run_out(selectors.access_attached_run(request.auth, submission_id, run_id))
 
 
 @router.post("/submissions/{submission_id}/reviews", response={201: SubmissionOut}, summary="검토 기록 (본인·동료·강사)")
@@ -60,23 +62,36 @@ def add_review(request: HttpRequest, submission_id: int, payload: ReviewIn) -> S
     return Status(201, submission_out(request.auth, submission))
 
 
-@router.post("/submissions/{submission_id}/release", response=SubmissionOut, summary="검토 공개 (강사)")
+@router.post("/submissions/{submission_id}/release", response=SubmissionOut,
+             summary="내 기수의 검토와 메모 공개 (강사)")
 def release(request: HttpRequest, submission_id: int) -> dict:
     submission = selectors.access_submission(request.auth, submission_id)
     services.release_reviews(instructor=request.auth, submission=submission)
     return submission_out(request.auth, submission)
 
 
+@router.post("/reviews/{review_id}/release", response=SubmissionOut, summary="검토 하나 공개 (그 기수의 강사)")
+def release_review(request: HttpRequest, review_id: int) -> dict:
+    review = selectors.access_review_to_release(request.auth, review_id)
+    services.release_review(instructor=request.auth, review=review)
+    return submission_out(request.auth, review.submission)
+
+
 @router.post("/reviews/{review_id}/flags", response={201: dict}, summary="검토의 한 기준에 이의 제기 (작성자)")
 def flag(request: HttpRequest, review_id: int, payload: FlagIn) -> Status:
     review = selectors.access_review_of_own_work(request.auth, review_id)
-    created = services.flag_criterion(author=request.auth, review=review, criterion=payload.criterion, reason=payload.reason)
+    created = services.flag_criterion(author=request.auth, review=review, criterion=payload.criterion,
+                                      reason=payload.reason)
     return Status(201, {"id": created.pk, "criterion": created.criterion})
 
 
 @router.get("/queue", response=list[QueueRowOut], summary="강사 검토 대기열")
-def queue(request: HttpRequest, task: str = "", state: str = "", flagged: bool = False, disagreement: bool = False) -> list[dict]:
-    rows = selectors.instructor_queue(request.auth, task_slug=task, state=state, flagged=flagged, disagreement=disagreement)
-    return [{"submission": r.submission.pk, "learner": r.submission.author.get_username(), "task": r.submission.task.slug,
-             "state": r.state, "peer_done": r.peer_done, "peer_min": r.peer_min, "open_flags": r.open_flags,
-             "disagreement": r.disagreement} for r in rows]
+def queue(request: HttpRequest, task: str = "", state: str = "", flagged: bool = False,
+          disagreement: bool = False) -> list[dict]:
+    rows = selectors.instructor_queue(request.auth, task_slug=task, state=state, flagged=flagged,
+                                      disagreement=disagreement)
+    return [{"submission": r.submission.pk, "learner": r.submission.author.get_username(),
+             "task": r.submission.task.slug, "version": r.submission.version, "state": r.state,
+             "peer_done": r.peer_done, "peer_min": r.peer_min, "unreleased": r.unreleased,
+             "open_flags": r.open_flags, "disagreement": r.disagreement, "reproductions": r.reproductions}
+            for r in rows]

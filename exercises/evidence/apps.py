@@ -14,6 +14,9 @@ class EvidenceConfig(AppConfig):
     verbose_name = "남길 증거"
     default_auto_field = "django.db.models.BigAutoField"
 
+    def ready(self) -> None:
+        from . import checks  # noqa: F401  (registers the system checks)
+
     def load_lesson_content(self, *, lesson: Any, folder: Path) -> list[str]:
         """Called by ``lessons.services.load_course`` for every lesson folder: load its evidence tasks."""
         from .services import load_tasks

@@ -31,20 +31,54 @@ def read_tasks(folder: Path) -> list[dict[str, Any]]:
             raise ContentError(f"{path}: 과제 slug '{slug}'가 잘못되었습니다.")
         if raw.get("kind") not in EvidenceTask.Kind.values:
             raise ContentError(f"{path}: {slug}의 kind는 practice, transfer, explain 중 하나여야 합니다.")
-        criteria = []
-        for criterion in raw.get("rubric", {}).get("criteria", []):
-            levels = [{"key": str(l["key"]), "label": str(l["label"]), "description": str(l.get("description", "")),
-                       "points": l.get("points")} for l in criterion.get("levels", [])]
-            keys = [l["key"] for l in levels]
-            if len(levels) < 2 or len(set(keys)) != len(keys) or INSUFFICIENT in keys:
-                raise ContentError(f"{path}: {slug}/{criterion.get('key')}의 수준이 두 개 미만이거나 겹칩니다.")
-            criteria.append({"key": str(criterion["key"]), "title": str(criterion["title"]), "levels": levels})
-        if not criteria:
-            raise ContentError(f"{path}: {slug}에 기준표가 없습니다.")
+        criteria = _read_criteria(path, slug, raw.get("rubric", {}).get("criteria", []))
         tasks.append({
             "slug": slug, "kind": raw["kind"], "order": order, "title": str(raw["title"]),
             "instructions_html": render_markdown(str(raw.get("instructions", ""))),
             "fixture": raw.get("fixture") or "", "attach_runs": bool(raw.get("attach_runs", False)),
-            "min_peer_reviews": int(raw.get("min_peer_reviews", 1)), "criteria": criteria,
+            "default_min_peer_reviews": int(raw.get("min_peer_reviews", 1)), "criteria": criteria,
+            "calibration": _read_calibration(path, slug, criteria, raw.get("calibration") or []),
         })
     return tasks
+
+
+def _read_criteria(path: Path, slug: str, raw_criteria: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every level needs a description: a reviewer judges by it, not by a bare label like 부족."""
+    criteria = []
+    for criterion in raw_criteria:
+        levels = [{"key": str(lv["key"]), "label": str(lv["label"]),
+                   "description": str(lv.get("description") or "").strip(), "points": lv.get("points")}
+                  for lv in criterion.get("levels", [])]
+        keys = [lv["key"] for lv in levels]
+        if len(levels) < 2 or len(set(keys)) != len(keys) or INSUFFICIENT in keys:
+            raise ContentError(f"{path}: {slug}/{criterion.get('key')}의 수준이 두 개 미만이거나 겹칩니다.")
+        for level in levels:
+            if not level["description"]:
+                raise ContentError(f"{path}: {slug}/{criterion.get('key')}의 수준 '{level['key']}'에 설명(description)이 없습니다.")
+        criteria.append({"key": str(criterion["key"]), "title": str(criterion["title"]), "levels": levels})
+    if not criteria:
+        raise ContentError(f"{path}: {slug}에 기준표가 없습니다.")
+    return criteria
+
+
+def _read_calibration(path: Path, slug: str, criteria: list[dict[str, Any]],
+                      raw_examples: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Example submissions with a reference review: a level and a reason for every criterion."""
+    examples = []
+    for order, raw in enumerate(raw_examples, start=1):
+        key = str(raw.get("key", ""))
+        text = str(raw.get("text") or "").strip()
+        if not SLUG.match(key) or not text:
+            raise ContentError(f"{path}: {slug}의 연습 예시 {order}에 key나 text가 없습니다.")
+        reference = raw.get("reference") or {}
+        judgements, reasons = {}, {}
+        for criterion in criteria:
+            entry = reference.get(criterion["key"]) or {}
+            level, why = str(entry.get("level", "")), str(entry.get("why") or "").strip()
+            if level not in {lv["key"] for lv in criterion["levels"]} | {INSUFFICIENT} or not why:
+                raise ContentError(f"{path}: {slug}/{key}의 참고 검토에 '{criterion['key']}' 수준과 이유(why)가 필요합니다.")
+            judgements[criterion["key"]], reasons[criterion["key"]] = level, why
+        if set(reference) - set(judgements):
+            raise ContentError(f"{path}: {slug}/{key}의 참고 검토에 기준표에 없는 기준이 있습니다.")
+        examples.append({"key": key, "order": order, "text": text, "reference": judgements, "reasons": reasons})
+    return examples

@@ -2,17 +2,23 @@
 
 A self-review, a peer review and an instructor review are three rows, never
 one overwriting another; a learner sees a review of their work only after an
-instructor releases it. "근거 부족 / 보류" is a valid outcome of every criterion.
+instructor of the review's cohort releases that review. "근거 부족 / 보류" is a
+valid outcome of every criterion. A calibration review of an example is a
+practice record of its own, never a review of anybody's work.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from exercises.labs.models import LabRun
 from lessons.models import Fixture, FixtureVersion, Lesson
+from tutor.models import Cohort
 
 INSUFFICIENT = "insufficient"  # the level every criterion has: 근거 부족 / 보류
 
@@ -36,7 +42,8 @@ class EvidenceTask(models.Model):
     instructions_html = models.TextField(blank=True)
     fixture = models.ForeignKey(Fixture, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     attach_runs = models.BooleanField(default=False)
-    min_peer_reviews = models.PositiveSmallIntegerField(default=1)
+    default_min_peer_reviews = models.PositiveSmallIntegerField(
+        default=1, help_text="From evidence.yaml; a cohort's own setting (CohortTaskSetting) wins over it.")
     current_rubric = models.ForeignKey("RubricVersion", null=True, on_delete=models.PROTECT, related_name="+")
     digest = models.CharField(max_length=64)
     is_active = models.BooleanField(default=True)
@@ -94,9 +101,12 @@ class Submission(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     submitted_at = models.DateTimeField(null=True, blank=True)
-    released_at = models.DateTimeField(null=True, blank=True, help_text="Reviews of it are visible to the author from then.")
     disagreement_resolution = models.TextField(blank=True, help_text="The instructor's reason when reviews disagreed.")
     disagreement_resolved_at = models.DateTimeField(null=True, blank=True)
+    disagreement_resolved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                                 on_delete=models.PROTECT, related_name="+")
+    disagreement_released_at = models.DateTimeField(
+        null=True, blank=True, help_text="The resolution reaches the author only with a release.")
 
     objects = SubmissionQuerySet.as_manager()
 
@@ -113,7 +123,18 @@ class Submission(models.Model):
         return f"{self.task.slug} v{self.version}"
 
 
+class ReviewQuerySet(models.QuerySet["Review"]):
+    def released(self) -> ReviewQuerySet:
+        return self.filter(released_at__isnull=False)
+
+    def unreleased(self) -> ReviewQuerySet:
+        """Reviews of others that still wait for an instructor's release (self-reviews never wait)."""
+        return self.filter(released_at__isnull=True).exclude(kind=Review.Kind.SELF)
+
+
 class Review(models.Model):
+    """One person's judgement of one submission. Each review waits for its own release."""
+
     class Kind(models.TextChoices):
         SELF = "self", _("본인 검토")
         PEER = "peer", _("동료 검토")
@@ -127,7 +148,14 @@ class Review(models.Model):
     citations = models.JSONField(default=dict, help_text="{criterion key: what in the submission supports the judgement}")
     comment = models.TextField(blank=True)
     helpful = models.BooleanField(null=True, blank=True, help_text="The author's rating of a peer review.")
+    cohort = models.ForeignKey(Cohort, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                               help_text="Whose instructors may release it: the cohort it was written in.")
     created_at = models.DateTimeField(auto_now_add=True)
+    released_at = models.DateTimeField(null=True, blank=True, help_text="The author sees it from then.")
+    released_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="+")
+
+    objects = ReviewQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("검토")
@@ -141,19 +169,43 @@ class Review(models.Model):
         return f"{self.get_kind_display()} · {self.submission}"
 
 
+class PeerAllocationQuerySet(models.QuerySet["PeerAllocation"]):
+    def live(self, now: datetime) -> PeerAllocationQuerySet:
+        """Leases still running: not reviewed, not given back, not expired."""
+        return self.filter(completed_at__isnull=True, ended_at__isnull=True, expires_at__gt=now)
+
+    def counting(self, now: datetime) -> PeerAllocationQuerySet:
+        """Allocations that stand for a review: done or still being done (for balancing the workload)."""
+        return self.filter(Q(completed_at__isnull=False) | Q(ended_at__isnull=True, expires_at__gt=now))
+
+
 class PeerAllocation(models.Model):
-    """A submission handed to a peer reviewer just in time; never their own, never the same twice."""
+    """A lease on a submission for a peer reviewer, given just in time; never their own, never the same
+    author twice for a task. It ends by a review, by being given back once (with a reason), or by expiring."""
+
+    class End(models.TextChoices):
+        RETURNED = "returned", _("돌려줌")
+        EXPIRED = "expired", _("기한 지남")
 
     submission = models.ForeignKey(Submission, on_delete=models.PROTECT, related_name="allocations")
     reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="peer_allocations")
     assigned_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                                     related_name="+", help_text="An instructor who assigned it by hand.")
     created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
     completed_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    end = models.CharField(max_length=10, choices=End.choices, blank=True)
+    return_reason = models.TextField(blank=True)
+
+    objects = PeerAllocationQuerySet.as_manager()
 
     class Meta:
         ordering = ["created_at"]
         constraints = [models.UniqueConstraint(fields=["submission", "reviewer"], name="allocation_once")]
+
+    def is_live(self, now: datetime) -> bool:
+        return self.completed_at is None and self.ended_at is None and self.expires_at > now
 
 
 class Reproduction(models.Model):
@@ -171,6 +223,8 @@ class Reproduction(models.Model):
     original = models.ForeignKey(LabRun, on_delete=models.PROTECT, related_name="+")
     rerun = models.ForeignKey(LabRun, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     status = models.CharField(max_length=15, choices=Status.choices)
+    differences = models.JSONField(default=list, help_text="Which of status, exit_code, stdout, stderr, checks differ")
+    changed_since = models.JSONField(default=list, help_text="'lab' and fixture slugs whose version changed since the original")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -187,7 +241,64 @@ class Flag(models.Model):
     resolved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     resolution = models.TextField(blank=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
+    resolution_released_at = models.DateTimeField(null=True, blank=True,
+                                                  help_text="The answer reaches the author only with a release.")
 
     class Meta:
         ordering = ["created_at"]
         constraints = [models.UniqueConstraint(fields=["review", "criterion"], name="flag_once_per_criterion")]
+
+
+class CohortTaskSetting(models.Model):
+    """An instructor setting of one task for one cohort. ``load_course`` never touches it: the file only
+    gives the default, and only that cohort's instructors change it."""
+
+    cohort = models.ForeignKey(Cohort, on_delete=models.PROTECT, related_name="evidence_settings")
+    task = models.ForeignKey(EvidenceTask, on_delete=models.PROTECT, related_name="cohort_settings")
+    min_peer_reviews = models.PositiveSmallIntegerField()
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("기수별 과제 설정")
+        verbose_name_plural = _("기수별 과제 설정")
+        constraints = [models.UniqueConstraint(fields=["cohort", "task"], name="one_setting_per_cohort_task")]
+
+    def __str__(self) -> str:
+        return f"{self.cohort} · {self.task.slug}"
+
+
+class CalibrationExample(models.Model):
+    """An example submission with a reference review, from evidence.yaml. A changed example is a new row,
+    so a learner's practice review always points at the text they judged."""
+
+    task = models.ForeignKey(EvidenceTask, on_delete=models.PROTECT, related_name="calibration_examples")
+    key = models.SlugField()
+    order = models.PositiveIntegerField(default=0)
+    text = models.TextField(help_text="Markdown; rendered sanitised.")
+    reference = models.JSONField(help_text="{criterion key: level key or 'insufficient'}")
+    reasons = models.JSONField(help_text="{criterion key: why the reference judges so}")
+    rubric_version = models.ForeignKey(RubricVersion, on_delete=models.PROTECT, related_name="+")
+    digest = models.CharField(max_length=64)
+    is_active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["task", "order"]
+        constraints = [models.UniqueConstraint(fields=["task", "key", "digest"], name="calibration_example_version")]
+
+    def __str__(self) -> str:
+        return f"{self.task.slug} 연습 예시 {self.key}"
+
+
+class CalibrationReview(models.Model):
+    """A learner's practice review of an example: their own record, compared with the reference."""
+
+    example = models.ForeignKey(CalibrationExample, on_delete=models.PROTECT, related_name="practice_reviews")
+    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    judgements = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("연습 검토")
+        verbose_name_plural = _("연습 검토")
+        constraints = [models.UniqueConstraint(fields=["example", "reviewer"], name="one_practice_review")]

@@ -1,4 +1,5 @@
-"""API shapes of the evidence app. Names of peers never appear; unreleased reviews never reach the author."""
+"""API shapes of the evidence app. Names of peers never appear to peers; unreleased reviews never reach the author.
+Both carry the version numbers people see (판 N) and whether the standard changed since."""
 
 from __future__ import annotations
 
@@ -10,11 +11,15 @@ from ninja import Field, Schema
 class ReviewOut(Schema):
     id: int
     kind: str
-    reviewer: str = Field(..., description="강사 검토만 이름, 동료 검토는 '익명 동료'")
+    reviewer: str = Field(..., description="강사와 본인에게만 이름, 그 밖에는 '익명 동료'")
     judgements: dict[str, str]
     citations: dict[str, str]
     comment: str
     created_at: datetime
+    released: bool = Field(..., description="작성자에게 공개되었는가 (검토마다 따로 공개)")
+    rubric_version: int = Field(..., description="검토한 기준표의 판 번호")
+    fixture_version: int | None = Field(..., description="제출이 쓴 가상 자료의 판 번호")
+    standard_changed: bool = Field(..., description="그 뒤 기준표나 가상 자료에 새 판이 있는가")
 
 
 class SubmissionOut(Schema):
@@ -25,16 +30,18 @@ class SubmissionOut(Schema):
     text: str
     cited_lines: list[int]
     lab_runs: list[int]
-    rubric_version: int
-    fixture_version: int | None
+    rubric_version: int = Field(..., description="기준표 판 번호 (데이터베이스 id가 아님)")
+    fixture_version: int | None = Field(..., description="가상 자료 판 번호")
+    standard_changed: bool = Field(..., description="그 뒤 기준표나 가상 자료에 새 판이 있는가 ('기준 변경됨')")
     submitted_at: datetime | None
-    released: bool
+    released_reviews: int
     reviews: list[ReviewOut]
 
 
 class ReviewIn(Schema):
     judgements: dict[str, str]
-    citations: dict[str, str] = Field(default_factory=dict, description="기준별 근거: 인용한 글, '실행 #12', '3번 줄'")
+    citations: dict[str, str] = Field(default_factory=dict,
+                                      description="기준별 근거 (기준표의 기준 키만): 인용한 글, '실행 #12', '3번 줄'")
     comment: str = ""
 
 
@@ -47,8 +54,11 @@ class QueueRowOut(Schema):
     submission: int
     learner: str
     task: str
+    version: int
     state: str
     peer_done: int
     peer_min: int
+    unreleased: int
     open_flags: int
     disagreement: bool
+    reproductions: list[str]

@@ -1,12 +1,14 @@
-"""Reads of the evidence app. Unreleased reviews never reach the author; others' work never reaches anyone."""
+"""Reads of the evidence app. Unreleased reviews and instructors' notes never reach the author or a peer;
+others' work never reaches anyone. Each answer about who may do what comes from ``tutor.access``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from exercises.labs.models import LabRun
@@ -17,7 +19,19 @@ from tutor.access import AnyUser
 from tutor.errors import NotFound
 from tutor.models import Cohort
 
-from .models import EvidenceTask, Flag, PeerAllocation, Review, Submission
+from .models import (
+    INSUFFICIENT,
+    CalibrationExample,
+    CalibrationReview,
+    CohortTaskSetting,
+    EvidenceTask,
+    Flag,
+    PeerAllocation,
+    Reproduction,
+    Review,
+    Submission,
+)
+from .peer import handed_authors, peer_refusal
 
 
 def tasks_of_lesson(lesson_id: int) -> QuerySet[EvidenceTask]:
@@ -35,6 +49,7 @@ def access_task(user: AnyUser, slug: str) -> EvidenceTask:
 
 
 def allocation_for(user: AnyUser, submission: Submission) -> PeerAllocation | None:
+    """The user's lease on ``submission`` however it ended (a peer keeps seeing what they reviewed)."""
     if not user.is_authenticated:
         return None
     return PeerAllocation.objects.filter(submission=submission, reviewer=user).first()
@@ -44,13 +59,30 @@ def access_submission(user: AnyUser, submission_id: int) -> Submission:
     """A submitted version, to its author, the author's instructors and peers it was allocated to
     (who see it anonymously); 404 to everybody else, and drafts to nobody but their author."""
     access.require_sign_in(user)
-    submission = (Submission.objects.select_related("task__lesson", "author", "rubric_version", "fixture_version")
-                  .filter(pk=submission_id).first())
+    submission = (Submission.objects.select_related("task__lesson", "task__fixture", "author", "rubric_version",
+                                                    "fixture_version").filter(pk=submission_id).first())
     if submission is None or (submission.status == Submission.Status.DRAFT and submission.author_id != user.pk):
         raise NotFound(_("그런 제출은 없습니다."))
     if not access.may_see_records_of(user, submission.author) and allocation_for(user, submission) is None:
-        raise NotFound(_("그런 제출은 없습니다."))
+        raise NotFound(_("그런 제출은 없습니다."), target=submission, reason="배정되지 않은 제출")
     return submission
+
+
+def access_allocation(user: AnyUser, allocation_id: int) -> PeerAllocation:
+    access.require_sign_in(user)
+    allocation = PeerAllocation.objects.select_related("submission__task").filter(pk=allocation_id).first()
+    if allocation is None or allocation.reviewer_id != user.pk:
+        raise NotFound(_("그런 동료 작업은 없습니다."))
+    return allocation
+
+
+def access_attached_run(user: AnyUser, submission_id: int, run_id: int) -> LabRun:
+    """A run attached to a submission, read-only, to whoever may see that submission (an allocated peer too)."""
+    submission = access_submission(user, submission_id)
+    run = submission.lab_runs.select_related("lab__lesson").filter(pk=run_id).first()
+    if run is None:
+        raise NotFound(_("그런 실행 기록은 없습니다."))
+    return run
 
 
 def standard_changed(submission: Submission) -> bool:
@@ -62,21 +94,26 @@ def standard_changed(submission: Submission) -> bool:
 
 
 def review_kind_for(user: AnyUser, submission: Submission) -> str | None:
-    """Which review ``user`` would write of ``submission``: self, instructor, peer (if allocated) or none."""
-    if submission.author_id == user.pk:
-        return Review.Kind.SELF
-    if access.instructs(user, submission.author):
-        return Review.Kind.INSTRUCTOR
-    if allocation_for(user, submission) is not None:
-        return Review.Kind.PEER
-    return None
+    """Which review ``user`` writes of ``submission`` (the access policy decides)."""
+    return access.review_kind_for(user, author=submission.author,
+                                  allocated=allocation_for(user, submission) is not None)
 
 
 def access_review_of_own_work(user: AnyUser, review_id: int) -> Review:
     """A released review of the user's own submission (for rating and flagging); 404 otherwise."""
     access.require_sign_in(user)
-    review = Review.objects.select_related("submission", "rubric_version").filter(pk=review_id).first()
-    if review is None or review.submission.author_id != user.pk or review.submission.released_at is None:
+    review = Review.objects.select_related("submission__author", "rubric_version").filter(pk=review_id).first()
+    if review is None or not access.may_flag(user, author=review.submission.author, review_kind=review.kind,
+                                             released=review.released_at is not None):
+        raise NotFound(_("그런 검토는 없습니다."))
+    return review
+
+
+def access_review_to_release(user: AnyUser, review_id: int) -> Review:
+    """A review this instructor may release; 404 to everyone else, including another cohort's instructor."""
+    access.require_sign_in(user)
+    review = Review.objects.select_related("submission__author", "cohort").filter(pk=review_id).first()
+    if review is None or not access.may_release(user, author=review.submission.author, cohort=review.cohort):
         raise NotFound(_("그런 검토는 없습니다."))
     return review
 
@@ -84,53 +121,183 @@ def access_review_of_own_work(user: AnyUser, review_id: int) -> Review:
 def access_flag(user: AnyUser, flag_id: int) -> Flag:
     access.require_sign_in(user)
     flag = Flag.objects.select_related("review__submission__author").filter(pk=flag_id).first()
-    if flag is None or not access.instructs(user, flag.review.submission.author):
+    if flag is None or not access.may_resolve(user, author=flag.review.submission.author):
         raise NotFound(_("그런 이의 제기는 없습니다."))
     return flag
 
 
 def reviews_visible_to(user: AnyUser, submission: Submission) -> list[Review]:
-    """Instructors see every review; the author sees their own self-review, and the rest only once released."""
-    reviews = submission.reviews.select_related("reviewer").order_by("created_at")
-    if access.instructs(user, submission.author):
+    """Instructors see every review; the author their own self-review and each review once it is released;
+    a peer only what they wrote."""
+    reviews = submission.reviews.select_related("reviewer", "rubric_version", "cohort").prefetch_related("flags")
+    reviews = reviews.order_by("created_at")
+    if access.sees_unreleased(user, author=submission.author):
         return list(reviews)
     if user.pk == submission.author_id:
-        if submission.released_at is None:
-            return list(reviews.filter(reviewer=user, kind=Review.Kind.SELF))
-        return list(reviews)
-    return list(reviews.filter(reviewer=user))  # a peer sees only what they wrote
+        return list(reviews.filter(Q(kind=Review.Kind.SELF) | Q(released_at__isnull=False)))
+    return list(reviews.filter(reviewer=user))
+
+
+def flags_visible_to(user: AnyUser, review: Review) -> list[tuple[Flag, str]]:
+    """Flags with their answers: all of it for the author's instructors; the author sees their flags and each
+    answer once released; a peer sees none (a dispute and its answer are between author and instructor)."""
+    author = review.submission.author
+    if access.sees_unreleased(user, author=author):
+        return [(flag, flag.resolution) for flag in review.flags.all()]
+    if user.pk != author.pk:
+        return []
+    return [(flag, flag.resolution if flag.resolution_released_at else "") for flag in review.flags.all()]
+
+
+def visible_disagreement_note(user: AnyUser, submission: Submission) -> str:
+    """The disagreement resolution: the instructors', and the author's after a release; never a peer's."""
+    if access.sees_unreleased(user, author=submission.author):
+        return submission.disagreement_resolution
+    if user.pk == submission.author_id and submission.disagreement_released_at:
+        return submission.disagreement_resolution
+    return ""
+
+
+def name_of_reviewer(viewer: AnyUser, review: Review) -> str:
+    """Instructors of the author see every name; others see an instructor's name, their own, or '익명 동료'."""
+    if (review.kind == Review.Kind.INSTRUCTOR or review.reviewer_id == viewer.pk
+            or access.sees_names(viewer, author=review.submission.author)):
+        return review.reviewer.get_username()
+    return _("익명 동료")
+
+
+def name_of_author(viewer: AnyUser, submission: Submission) -> str:
+    if submission.author_id == viewer.pk:
+        return _("나")
+    return submission.author.get_username() if access.sees_names(viewer, author=submission.author) else _("익명 동료")
 
 
 def draft_of(author: AbstractBaseUser, task: EvidenceTask) -> Submission | None:
-    return Submission.objects.filter(task=task, author=author, status=Submission.Status.DRAFT).prefetch_related("lab_runs").first()
+    return (Submission.objects.filter(task=task, author=author, status=Submission.Status.DRAFT)
+            .prefetch_related("lab_runs").first())
 
 
 def submissions_of(author: AbstractBaseUser, task: EvidenceTask) -> list[Submission]:
-    return list(Submission.objects.submitted().filter(task=task, author=author).order_by("-version"))
+    return list(Submission.objects.submitted().filter(task=task, author=author)
+                .annotate(released=Count("reviews", filter=Q(reviews__released_at__isnull=False)))
+                .order_by("-version"))
 
 
 def attachable_runs(author: AbstractBaseUser, task: EvidenceTask) -> list[LabRun]:
+    """The author's own practice runs of the lesson's labs; reproductions of peers' runs are never offered."""
     if not task.attach_runs:
         return []
-    return list(LabRun.objects.of(author).filter(lab__lesson=task.lesson).select_related("lab")
+    return list(LabRun.objects.of(author).own_work().filter(lab__lesson=task.lesson).select_related("lab")
                 .order_by("-created_at")[:30])
 
 
 def released_review_counts(user: AbstractBaseUser) -> dict[int, list[str]]:
     """Per lesson, the kinds of released reviews of ``user``'s work (for the three-track progress view)."""
     result: dict[int, list[str]] = {}
-    reviews = (Review.objects.filter(submission__author=user, submission__released_at__isnull=False)
-               .exclude(kind=Review.Kind.SELF).select_related("submission__task"))
-    own = Review.objects.filter(submission__author=user, kind=Review.Kind.SELF).select_related("submission__task")
-    for review in [*own, *reviews]:
+    reviews = (Review.objects.filter(submission__author=user).filter(Q(kind=Review.Kind.SELF)
+                                                                     | Q(released_at__isnull=False))
+               .select_related("submission__task").order_by("kind", "created_at"))
+    for review in reviews:
         result.setdefault(review.submission.task.lesson_id, []).append(
             f"{review.submission.task.title}: {review.get_kind_display()}")
     return result
 
 
-def open_allocations(user: AbstractBaseUser, task: EvidenceTask) -> list[PeerAllocation]:
+def allocations_of(user: AbstractBaseUser, task: EvidenceTask) -> list[PeerAllocation]:
     return list(PeerAllocation.objects.filter(reviewer=user, submission__task=task).select_related("submission")
                 .order_by("-created_at"))
+
+
+def may_give_back(user: AbstractBaseUser, task: EvidenceTask) -> bool:
+    return not PeerAllocation.objects.filter(reviewer=user, submission__task=task,
+                                             end=PeerAllocation.End.RETURNED).exists()
+
+
+# Calibration
+
+
+def calibration_examples(task: EvidenceTask) -> list[CalibrationExample]:
+    return list(CalibrationExample.objects.filter(task=task, is_active=True).select_related("rubric_version"))
+
+
+def access_calibration_example(user: AnyUser, task: EvidenceTask, example_id: int) -> CalibrationExample:
+    example = CalibrationExample.objects.filter(task=task, is_active=True, pk=example_id).first()
+    if example is None:
+        raise NotFound(_("그런 연습 예시는 없습니다."))
+    return example
+
+
+def practice_review_of(user: AbstractBaseUser, example: CalibrationExample) -> CalibrationReview | None:
+    return CalibrationReview.objects.filter(example=example, reviewer=user).first()
+
+
+@dataclass
+class CalibrationLine:
+    """One criterion of a practice review beside the reference: the learner's level, the reference's, and why."""
+
+    title: str
+    mine: str
+    reference: str
+    why: str
+
+    @property
+    def agrees(self) -> bool:
+        return self.mine == self.reference
+
+
+def level_label(criterion: dict, level: str) -> str:
+    labels = {lv["key"]: lv["label"] for lv in criterion["levels"]} | {INSUFFICIENT: _("근거 부족 / 보류")}
+    return labels.get(level, "-")
+
+
+def calibration_comparison(practice: CalibrationReview) -> list[CalibrationLine]:
+    example = practice.example
+    return [CalibrationLine(title=c["title"], mine=level_label(c, practice.judgements.get(c["key"], "")),
+                            reference=level_label(c, example.reference.get(c["key"], "")),
+                            why=example.reasons.get(c["key"], ""))
+            for c in example.rubric_version.criteria]
+
+
+# Instructors' views
+
+
+def peer_minimum_for(task: EvidenceTask, cohort: Cohort | None) -> int:
+    """The cohort's own minimum if it set one, else the file's default."""
+    if cohort is None:
+        return task.default_min_peer_reviews
+    setting = CohortTaskSetting.objects.filter(task=task, cohort=cohort).first()
+    return setting.min_peer_reviews if setting else task.default_min_peer_reviews
+
+
+def peer_minimum(submission: Submission) -> int:
+    """A learner in several cohorts waits for the lowest minimum among them."""
+    cohorts = list(Cohort.objects.attended_by(submission.author))
+    if not cohorts:
+        return submission.task.default_min_peer_reviews
+    return min(peer_minimum_for(submission.task, cohort) for cohort in cohorts)
+
+
+def reviews_disagree(reviews: list[Review]) -> bool:
+    return bool(disagreeing_criteria(reviews))
+
+
+def disagreeing_criteria(reviews: list[Review]) -> list[str]:
+    """Titles of the criteria two non-self reviews judged differently."""
+    seen: dict[str, set[str]] = {}
+    for review in reviews:
+        if review.kind == Review.Kind.SELF:
+            continue
+        for criterion, level in review.judgements.items():
+            seen.setdefault(criterion, set()).add(level)
+    if not reviews:
+        return []
+    titles = {c["key"]: c["title"] for r in reviews for c in r.rubric_version.criteria}
+    return [titles.get(key, key) for key, levels in seen.items() if len(levels) > 1]
+
+
+def reproduction_summary(submission: Submission) -> list[Reproduction]:
+    return list(Reproduction.objects.filter(allocation__submission=submission)
+                .select_related("allocation__reviewer", "original").order_by("pk"))
 
 
 @dataclass
@@ -143,60 +310,162 @@ class QueueRow:
     has_instructor_review: bool
     open_flags: int
     disagreement: bool
+    unreleased: int
+    peer_leased: int = 0
+    reproductions: list[str] = field(default_factory=list)
 
     @property
     def state(self) -> str:
-        if self.submission.released_at:
-            return "released"
-        return "reviewed" if self.has_instructor_review else "needs_review"
+        if self.unreleased:
+            return "reviewed" if self.has_instructor_review else "needs_review"
+        return "released" if self.peer_done or self.has_instructor_review else "needs_review"
 
     @property
     def waiting_for_peers(self) -> bool:
-        return self.peer_done < self.peer_min
+        return self.peer_done < self.peer_min and not self.has_instructor_review
 
 
-def reviews_disagree(reviews: list[Review]) -> bool:
-    """Two non-self reviews judged the same criterion differently."""
-    seen: dict[str, set[str]] = {}
-    for review in reviews:
-        if review.kind == Review.Kind.SELF:
-            continue
-        for criterion, level in review.judgements.items():
-            seen.setdefault(criterion, set()).add(level)
-    return any(len(levels) > 1 for levels in seen.values())
-
-
-def instructor_queue(instructor: AnyUser, *, cohort_id: int | None = None, task_slug: str = "", state: str = "",
-                     flagged: bool = False, disagreement: bool = False) -> list[QueueRow]:
-    """Newest submissions of the instructor's cohorts, with the filters of the review queue."""
+def instructor_cohorts(instructor: AnyUser) -> QuerySet[Cohort]:
     access.require_sign_in(instructor)
     if not access.is_instructor(instructor):
         raise NotFound(_("찾을 수 없습니다."))
-    cohorts = Cohort.objects.taught_by(instructor) if not instructor.is_superuser else Cohort.objects.all()
-    if cohort_id:
-        cohorts = cohorts.filter(pk=cohort_id)
-    learners = get_user_model().objects.filter(cohorts__in=cohorts).distinct()
-    submissions = (Submission.objects.submitted().filter(author__in=learners).select_related("task", "author")
-                   .prefetch_related("reviews", "allocations", "reviews__flags").order_by("submitted_at"))
+    return Cohort.objects.all() if instructor.is_superuser else Cohort.objects.taught_by(instructor)
+
+
+def _queue_row(submission: Submission, minimum: int) -> QueueRow:
+    reviews = list(submission.reviews.all())
+    return QueueRow(
+        submission=submission,
+        peer_done=sum(1 for r in reviews if r.kind == Review.Kind.PEER),
+        peer_min=minimum,
+        has_instructor_review=any(r.kind == Review.Kind.INSTRUCTOR for r in reviews),
+        open_flags=sum(1 for r in reviews for f in r.flags.all() if f.resolved_at is None),
+        disagreement=reviews_disagree(reviews) and submission.disagreement_resolved_at is None,
+        unreleased=sum(1 for r in reviews if r.kind != Review.Kind.SELF and r.released_at is None),
+        peer_leased=sum(1 for a in submission.allocations.all() if a.is_live(timezone.now())),
+        reproductions=[r.get_status_display() for a in submission.allocations.all() for r in a.reproductions.all()],
+    )
+
+
+def _newest_submissions(learners: QuerySet, task_slug: str = "") -> list[Submission]:
+    submissions = (Submission.objects.submitted().filter(author__in=learners)
+                   .select_related("task", "author", "rubric_version")
+                   .prefetch_related("reviews__rubric_version", "reviews__flags", "allocations__reproductions")
+                   .order_by("submitted_at"))
     if task_slug:
         submissions = submissions.filter(task__slug=task_slug)
     newest: dict[tuple[int, int], Submission] = {}
     for submission in submissions:
         newest[(submission.task_id, submission.author_id)] = submission
-    rows = []
-    for submission in newest.values():
-        reviews = list(submission.reviews.all())
-        rows.append(QueueRow(
-            submission=submission,
-            peer_done=sum(1 for a in submission.allocations.all() if a.completed_at),
-            peer_min=submission.task.min_peer_reviews,
-            has_instructor_review=any(r.kind == Review.Kind.INSTRUCTOR for r in reviews),
-            open_flags=sum(1 for r in reviews for f in r.flags.all() if f.resolved_at is None),
-            disagreement=reviews_disagree(reviews) and submission.disagreement_resolved_at is None,
-        ))
+    return list(newest.values())
+
+
+def instructor_queue(instructor: AnyUser, *, cohort_id: int | None = None, task_slug: str = "", state: str = "",
+                     flagged: bool = False, disagreement: bool = False) -> list[QueueRow]:
+    """Newest submissions of the instructor's cohorts, with the filters of the review queue."""
+    cohorts = instructor_cohorts(instructor)
+    if cohort_id:
+        cohorts = cohorts.filter(pk=cohort_id)
+    learners = get_user_model().objects.filter(cohorts__in=cohorts).distinct()
+    rows = [_queue_row(s, peer_minimum(s)) for s in _newest_submissions(learners, task_slug)]
     return [row for row in rows
             if (not state or row.state == state) and (not flagged or row.open_flags)
             and (not disagreement or row.disagreement)]
+
+
+@dataclass
+class Candidate:
+    """A learner an instructor could hand a waiting submission to, with their current load for the task."""
+
+    user: AbstractBaseUser
+    load: int
+
+
+@dataclass
+class WaitingRow:
+    row: QueueRow
+    candidates: list[Candidate]
+
+
+@dataclass
+class CohortWaiting:
+    """A cohort's submissions still short of its minimum of peer reviews, with what the instructor can do."""
+
+    cohort: Cohort
+    rows: list[WaitingRow]
+
+
+def reviewer_candidates(instructor: AnyUser, submission: Submission) -> list[Candidate]:
+    """Learners of any cohort the instructor teaches who may take this submission: they submitted the task,
+    practised where asked, were never handed this author; least loaded first."""
+    cohorts = instructor_cohorts(instructor)
+    now = timezone.now()
+    people = (get_user_model().objects.filter(cohorts__in=cohorts).exclude(pk=submission.author_id)
+              .filter(evidence_submissions__task=submission.task, evidence_submissions__status="submitted")
+              .distinct().order_by("username"))
+    result = []
+    for person in people:
+        if peer_refusal(person, submission.task):
+            continue
+        if submission.author_id in set(handed_authors(person, submission.task).values_list("submission__author",
+                                                                                          flat=True)):
+            continue
+        load = PeerAllocation.objects.counting(now).filter(reviewer=person, submission__task=submission.task).count()
+        result.append(Candidate(user=person, load=load))
+    return sorted(result, key=lambda c: (c.load, c.user.get_username()))
+
+
+def waiting_list(instructor: AnyUser) -> list[CohortWaiting]:
+    """Per cohort the instructor teaches: who is waiting for peer reviews, and who could review them."""
+    result = []
+    for cohort in instructor_cohorts(instructor).order_by("name"):
+        rows = []
+        for submission in _newest_submissions(cohort.learners.all()):
+            row = _queue_row(submission, peer_minimum_for(submission.task, cohort))
+            if row.waiting_for_peers:
+                rows.append(WaitingRow(row=row, candidates=reviewer_candidates(instructor, submission)))
+        result.append(CohortWaiting(cohort=cohort, rows=rows))
+    return result
+
+
+@dataclass
+class GridCell:
+    level: str
+    citation: str
+    flags: list[Flag]
+
+
+@dataclass
+class GridColumn:
+    review: Review
+    reviewer: str
+    reproduction: list[Reproduction]
+
+
+@dataclass
+class ReviewGrid:
+    """Criteria × reviewers for the author's instructors: levels, citations, flags, each peer's reproduction."""
+
+    columns: list[GridColumn]
+    rows: list[tuple[str, list[GridCell]]]
+
+
+def review_grid(instructor: AnyUser, submission: Submission) -> ReviewGrid | None:
+    if not access.sees_names(instructor, author=submission.author):
+        return None
+    reviews = reviews_visible_to(instructor, submission)
+    reproductions = list(Reproduction.objects.filter(allocation__submission=submission)
+                         .select_related("allocation").order_by("pk"))
+    columns = [GridColumn(review=review, reviewer=review.reviewer.get_username(),
+                          reproduction=[r for r in reproductions if r.allocation.reviewer_id == review.reviewer_id]
+                          if review.kind == Review.Kind.PEER else [])
+               for review in reviews]
+    rows = [(c["title"], [GridCell(level=level_label(c, review.judgements.get(c["key"], "")),
+                                   citation=review.citations.get(c["key"], ""),
+                                   flags=[f for f in review.flags.all() if f.criterion == c["key"]])
+                          for review in reviews])
+            for c in submission.rubric_version.criteria]
+    return ReviewGrid(columns=columns, rows=rows)
 
 
 def cohorts_of(instructor: AnyUser) -> list[Cohort]:
@@ -204,8 +473,9 @@ def cohorts_of(instructor: AnyUser) -> list[Cohort]:
 
 
 def access_cohort(instructor: AnyUser, cohort_id: int) -> Cohort:
+    """A cohort whose settings and progress this instructor may see; 404 for another cohort's instructor."""
     access.require_sign_in(instructor)
-    cohort = Cohort.objects.taught_by(instructor).filter(pk=cohort_id).first() if access.is_instructor(instructor) else None
-    if cohort is None:
+    cohort = Cohort.objects.filter(pk=cohort_id).first()
+    if cohort is None or not access.may_change_cohort_setting(instructor, cohort):
         raise NotFound(_("그런 기수는 없습니다."))
     return cohort

@@ -1,4 +1,9 @@
-"""Every write of the evidence app: tasks and rubrics, drafts, submissions, reviews, release."""
+"""Writes of the evidence app: tasks and rubrics, drafts, submissions, reviews, release, flags, settings.
+
+Each write checks the capability it needs in ``tutor.access``, changes what it
+must in one transaction and writes its audit entry there. Peer leases and
+reproductions live in ``peer.py``.
+"""
 
 from __future__ import annotations
 
@@ -7,27 +12,42 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.contrib.auth import get_user_model
-from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from exercises.labs.models import LabRun
-from exercises.labs.services import request_run
 from lessons.content import ContentError
 from lessons.models import Fixture, Lesson
 from tutor import access, audit
-from tutor.models import Cohort
 from tutor.errors import Conflict, NotFound, TutorError
+from tutor.models import Cohort
 
 from .content import criteria_digest, read_tasks
-from .models import INSUFFICIENT, EvidenceTask, Flag, PeerAllocation, Reproduction, Review, RubricVersion, Submission
+from .models import (
+    INSUFFICIENT,
+    CalibrationExample,
+    CalibrationReview,
+    CohortTaskSetting,
+    EvidenceTask,
+    Flag,
+    PeerAllocation,
+    Reproduction,
+    Review,
+    RubricVersion,
+    Submission,
+)
 
 MAX_TEXT_CHARS = 20_000
+MAX_CITATION_CHARS = 500
+MAX_PEER_MINIMUM = 5
 
 
 def load_tasks(*, lesson: Lesson, folder: Path) -> list[str]:
-    """Upsert a lesson's evidence tasks; a changed rubric becomes a new version, old reviews keep theirs."""
+    """Upsert a lesson's evidence tasks; a changed rubric becomes a new version, old reviews keep theirs.
+
+    Only the task's defaults come from the file: per-cohort settings are never touched.
+    """
     lines: list[str] = []
     seen: set[str] = set()
     for spec in read_tasks(folder):
@@ -43,21 +63,39 @@ def load_tasks(*, lesson: Lesson, folder: Path) -> list[str]:
 
 def _upsert_task(*, lesson: Lesson, spec: dict[str, Any]) -> str:
     criteria = spec.pop("criteria")
+    calibration = spec.pop("calibration")
     fixture_slug = spec.pop("fixture")
     fixture = Fixture.objects.filter(slug=fixture_slug).first() if fixture_slug else None
     if fixture_slug and fixture is None:
         raise ContentError(f"{spec['slug']}: 가상 자료 '{fixture_slug}'가 없습니다.")
-    task, created = EvidenceTask.objects.update_or_create(
-        slug=spec["slug"], defaults={**spec, "lesson": lesson, "fixture": fixture, "is_active": True,
-                                     "digest": criteria_digest(criteria)},
-    )
     digest = criteria_digest(criteria)
-    if task.current_rubric is not None and task.current_rubric.digest == digest:
-        return ""
-    number = (task.rubric_versions.aggregate(n=Max("number"))["n"] or 0) + 1
-    task.current_rubric = RubricVersion.objects.create(task=task, number=number, criteria=criteria, digest=digest)
-    task.save(update_fields=["current_rubric"])
-    return _("증거 과제 기준표: %(slug)s 판 %(n)d") % {"slug": task.slug, "n": number}
+    task, _created = EvidenceTask.objects.update_or_create(
+        slug=spec["slug"], defaults={**spec, "lesson": lesson, "fixture": fixture, "is_active": True, "digest": digest},
+    )
+    line = ""
+    if task.current_rubric is None or task.current_rubric.digest != digest:
+        number = (task.rubric_versions.aggregate(n=Max("number"))["n"] or 0) + 1
+        task.current_rubric = RubricVersion.objects.create(task=task, number=number, criteria=criteria, digest=digest)
+        task.save(update_fields=["current_rubric"])
+        audit.record(actor=None, action="rubric.version", target=task.current_rubric, reason="레슨 파일에서 읽음",
+                     after={"number": number, "digest": digest, "criteria": [c.get("key") for c in criteria]})
+        line = _("증거 과제 기준표: %(slug)s 판 %(n)d") % {"slug": task.slug, "n": number}
+    _upsert_calibration(task=task, examples=calibration)
+    return line
+
+
+def _upsert_calibration(*, task: EvidenceTask, examples: list[dict[str, Any]]) -> None:
+    """Keep one active row per example; a changed example (or rubric) is a new row, old practice reviews stay."""
+    keep = []
+    for example in examples:
+        digest = criteria_digest([example, task.current_rubric.digest])
+        row, _created = CalibrationExample.objects.update_or_create(
+            task=task, key=example["key"], digest=digest,
+            defaults={"order": example["order"], "text": example["text"], "reference": example["reference"],
+                      "reasons": example["reasons"], "rubric_version": task.current_rubric, "is_active": True},
+        )
+        keep.append(row.pk)
+    CalibrationExample.objects.filter(task=task, is_active=True).exclude(pk__in=keep).update(is_active=False)
 
 
 def _line_count(task: EvidenceTask) -> int:
@@ -65,17 +103,22 @@ def _line_count(task: EvidenceTask) -> int:
 
 
 @transaction.atomic
-def save_draft(*, author: AbstractBaseUser, task: EvidenceTask, text: str, run_ids: list[int], lines: list[int]) -> Submission:
-    """Autosave the learner's draft (one per task); nothing typed is lost between visits."""
+def save_draft(*, author: AbstractBaseUser, task: EvidenceTask, text: str, run_ids: list[int],
+               lines: list[int]) -> Submission:
+    """Autosave the learner's draft (one per task); nothing typed is lost between visits.
+
+    Only the learner's own practice runs attach: a reproduction of a peer's run is not their work.
+    """
     if len(text) > MAX_TEXT_CHARS:
         raise TutorError(_("증거 글은 %(n)d자까지입니다. 글은 편집란에 그대로 있습니다.") % {"n": MAX_TEXT_CHARS})
-    runs = list(LabRun.objects.filter(pk__in=run_ids, user=author)) if task.attach_runs else []
+    runs = list(LabRun.objects.of(author).own_work().filter(pk__in=run_ids)) if task.attach_runs else []
     if len(runs) != len(set(run_ids)) and task.attach_runs:
         raise NotFound(_("그런 실행 기록은 없습니다."))
     count = _line_count(task)
     if any(not 1 <= n <= count for n in lines):
         raise TutorError(_("인용한 줄이 원문(1–%(n)d번 줄) 밖에 있습니다.") % {"n": count})
-    draft = Submission.objects.select_for_update().filter(task=task, author=author, status=Submission.Status.DRAFT).first()
+    draft = (Submission.objects.select_for_update()
+             .filter(task=task, author=author, status=Submission.Status.DRAFT).first())
     if draft is None:
         version = (Submission.objects.filter(task=task, author=author).aggregate(n=Max("version"))["n"] or 0) + 1
         draft = Submission.objects.create(task=task, author=author, version=version, rubric_version=task.current_rubric)
@@ -93,28 +136,32 @@ def submit(*, author: AbstractBaseUser, task: EvidenceTask, submit_key: str) -> 
     existing = Submission.objects.filter(task=task, author=author, submit_key=key).first()
     if existing is not None:
         return existing
-    with transaction.atomic():
-        draft = (Submission.objects.select_for_update()
-                 .filter(task=task, author=author, status=Submission.Status.DRAFT).first())
-        if draft is None or not draft.text.strip():
-            raise TutorError(_("제출할 글이 없습니다. 먼저 증거를 적어 주세요."))
-        draft.status = Submission.Status.SUBMITTED
-        draft.submit_key = key
-        draft.submitted_at = timezone.now()
-        draft.rubric_version = task.current_rubric
-        draft.fixture_version = task.fixture.current_version if task.fixture else None
-        try:
+    try:
+        with transaction.atomic():
+            draft = (Submission.objects.select_for_update()
+                     .filter(task=task, author=author, status=Submission.Status.DRAFT).first())
+            if draft is None or not draft.text.strip():
+                raise TutorError(_("제출할 글이 없습니다. 먼저 증거를 적어 주세요."))
+            draft.status = Submission.Status.SUBMITTED
+            draft.submit_key = key
+            draft.submitted_at = timezone.now()
+            draft.rubric_version = task.current_rubric
+            draft.fixture_version = task.fixture.current_version if task.fixture else None
             draft.save()
-        except IntegrityError:
-            return Submission.objects.get(task=task, author=author, submit_key=key)
+            audit.record(actor=author, action="evidence.submit", target=draft,
+                         after={"version": draft.version, "rubric": draft.rubric_version.number,
+                                "fixture": draft.fixture_version.number if draft.fixture_version else None})
+    except IntegrityError:
+        return Submission.objects.get(task=task, author=author, submit_key=key)
     return draft
 
 
-def _check_judgements(rubric: RubricVersion, judgements: dict[str, str]) -> dict[str, str]:
+def check_judgements(rubric: RubricVersion, judgements: dict[str, str]) -> dict[str, str]:
+    """Every criterion of the rubric gets one of its levels (or 근거 부족 / 보류); nothing else is kept."""
     cleaned = {}
     for criterion in rubric.criteria:
         level = judgements.get(criterion["key"], "")
-        allowed = {l["key"] for l in criterion["levels"]} | {INSUFFICIENT}
+        allowed = {lv["key"] for lv in criterion["levels"]} | {INSUFFICIENT}
         if level not in allowed:
             raise TutorError(_("'%(c)s' 기준의 수준을 골라 주세요. 판단할 근거가 없으면 '근거 부족 / 보류'를 고르세요.")
                              % {"c": criterion["title"]})
@@ -122,35 +169,59 @@ def _check_judgements(rubric: RubricVersion, judgements: dict[str, str]) -> dict
     return cleaned
 
 
+def _check_citations(rubric: RubricVersion, citations: dict[str, Any]) -> dict[str, str]:
+    """A citation belongs to one of the rubric's own criteria; any other key, or an overlong one, is refused."""
+    keys = {criterion["key"] for criterion in rubric.criteria}
+    unknown = sorted(str(key) for key in citations if key not in keys)
+    if unknown:
+        raise TutorError(_("기준표에 없는 기준의 근거는 받지 않습니다: %(keys)s") % {"keys": ", ".join(unknown[:5])})
+    cleaned = {key: str(text).strip() for key, text in citations.items() if str(text).strip()}
+    if any(len(text) > MAX_CITATION_CHARS for text in cleaned.values()):
+        raise TutorError(_("기준별 근거는 %(n)d자까지입니다.") % {"n": MAX_CITATION_CHARS})
+    return cleaned
+
+
+def _review_cohort(*, reviewer: AbstractBaseUser, submission: Submission, kind: str,
+                   allocation: PeerAllocation | None) -> Cohort | None:
+    """The cohort a review is written in, whose instructors release it."""
+    of_author = Cohort.objects.attended_by(submission.author).order_by("pk")
+    if kind == access.INSTRUCTOR_REVIEW:
+        return of_author.filter(instructors=reviewer).first() or of_author.first()
+    if kind == access.PEER_REVIEW and allocation is not None:
+        if allocation.assigned_by_id:
+            return of_author.filter(instructors=allocation.assigned_by_id).first() or of_author.first()
+        return of_author.filter(learners=reviewer).first() or of_author.first()
+    return None
+
+
 @transaction.atomic
 def record_review(*, reviewer: AbstractBaseUser, submission: Submission, kind: str, judgements: dict[str, str],
                   comment: str, citations: dict[str, str] | None = None) -> Review:
-    """Add one review record of ``kind``. Self by the author, instructor by an instructor of the author.
+    """Add one review record of ``kind``, the one the access policy says ``reviewer`` writes.
 
     A review never replaces another: each reviewer writes one record per kind.
+    A peer writes only while holding a live lease on the submission.
     """
     if submission.status != Submission.Status.SUBMITTED:
         raise Conflict(_("제출된 증거만 검토할 수 있습니다."))
-    if kind == Review.Kind.SELF and reviewer.pk != submission.author_id:
+    allocation = (PeerAllocation.objects.select_for_update().filter(submission=submission, reviewer=reviewer).first()
+                  if reviewer.is_authenticated else None)
+    if access.review_kind_for(reviewer, author=submission.author, allocated=allocation is not None) != kind:
         raise NotFound(_("그런 제출은 없습니다."))
-    if kind == Review.Kind.INSTRUCTOR and not access.instructs(reviewer, submission.author):
-        raise NotFound(_("그런 제출은 없습니다."))
-    allocation = None
-    if kind == Review.Kind.PEER:
-        allocation = PeerAllocation.objects.select_for_update().filter(submission=submission, reviewer=reviewer).first()
-        if allocation is None:
-            raise NotFound(_("그런 제출은 없습니다."))
+    if kind == access.PEER_REVIEW and not allocation.is_live(timezone.now()):
+        raise Conflict(_("이 동료 작업은 기한이 지났거나 돌려주어 더는 검토할 수 없습니다."))
     if Review.objects.filter(submission=submission, reviewer=reviewer, kind=kind).exists():
         raise Conflict(_("이미 이 제출에 %(kind)s를 남겼습니다. 검토 기록은 고치지 않고 쌓입니다.")
                        % {"kind": Review.Kind(kind).label})
+    rubric = submission.rubric_version
     review = Review.objects.create(
-        submission=submission, reviewer=reviewer, kind=kind, rubric_version=submission.rubric_version,
-        judgements=_check_judgements(submission.rubric_version, judgements), comment=comment.strip()[:5000],
+        submission=submission, reviewer=reviewer, kind=kind, rubric_version=rubric,
+        judgements=check_judgements(rubric, judgements), comment=comment.strip()[:5000],
         # What in the submission (a quote, "실행 #12", "3번 줄") the reviewer based each judgement on.
-        citations={key: str(text).strip()[:500] for key, text in (citations or {}).items()
-                   if key in judgements and str(text).strip()},
+        citations=_check_citations(rubric, citations or {}),
+        cohort=_review_cohort(reviewer=reviewer, submission=submission, kind=kind, allocation=allocation),
     )
-    if allocation is not None:
+    if allocation is not None and kind == access.PEER_REVIEW:
         allocation.completed_at = timezone.now()
         allocation.save(update_fields=["completed_at"])
         # Runs the reviewer did not try to reproduce are recorded as such, not left blank.
@@ -160,112 +231,78 @@ def record_review(*, reviewer: AbstractBaseUser, submission: Submission, kind: s
             for run in submission.lab_runs.exclude(pk__in=tried)
         )
     audit.record(actor=reviewer, action=f"review.{kind}", target=submission, after=review.judgements,
-                 detail={"review": review.pk})
+                 detail={"review": review.pk, "cohort": review.cohort_id})
+    return review
+
+
+def _release_notes(*, instructor: AbstractBaseUser, submission: Submission, now: Any,
+                   reviews: list[Review]) -> list[str]:
+    """Instructors' notes (the disagreement resolution, flag answers) reach the author with a release."""
+    released = []
+    if submission.disagreement_resolved_at and submission.disagreement_released_at is None:
+        submission.disagreement_released_at = now
+        submission.save(update_fields=["disagreement_released_at"])
+        released.append("disagreement")
+    flags = Flag.objects.filter(review__submission=submission, resolved_at__isnull=False,
+                                resolution_released_at__isnull=True, review__in=reviews)
+    for flag in flags:
+        flag.resolution_released_at = now
+        flag.save(update_fields=["resolution_released_at"])
+        released.append(f"flag:{flag.pk}")
+    return released
+
+
+@transaction.atomic
+def release_review(*, instructor: AbstractBaseUser, review: Review, reason: str = "") -> Review:
+    """Let the author see this one review (and the notes that go with it) from now on."""
+    submission = review.submission
+    if not access.may_release(instructor, author=submission.author, cohort=review.cohort):
+        raise NotFound(_("그런 검토는 없습니다."))
+    now = timezone.now()
+    notes = _release_notes(instructor=instructor, submission=submission, now=now, reviews=[review])
+    if review.released_at is None and review.kind != access.SELF_REVIEW:
+        review.released_at, review.released_by = now, instructor
+        review.save(update_fields=["released_at", "released_by"])
+        audit.record(actor=instructor, action="review.release", target=submission, reason=reason,
+                     before={"released": False}, after={"released": True},
+                     detail={"review": review.pk, "cohort": review.cohort_id, "notes": notes})
     return review
 
 
 @transaction.atomic
-def release_reviews(*, instructor: AbstractBaseUser, submission: Submission, reason: str = "") -> Submission:
-    """Let the author see the reviews of this submission from now on."""
+def release_reviews(*, instructor: AbstractBaseUser, submission: Submission, reason: str = "") -> int:
+    """Release every review of ``submission`` this instructor may release, and the pending notes; return how many
+    reviews. Reviews written in another instructor's cohort stay for that instructor."""
     if not access.instructs(instructor, submission.author):
         raise NotFound(_("그런 제출은 없습니다."))
-    if submission.released_at is None:
-        submission.released_at = timezone.now()
-        submission.save(update_fields=["released_at"])
+    now = timezone.now()
+    mine = [review for review in submission.reviews.select_related("cohort").exclude(kind=access.SELF_REVIEW)
+            if access.may_release(instructor, author=submission.author, cohort=review.cohort)]
+    pending = [review for review in mine if review.released_at is None]
+    notes = _release_notes(instructor=instructor, submission=submission, now=now, reviews=mine)
+    for review in pending:
+        review.released_at, review.released_by = now, instructor
+        review.save(update_fields=["released_at", "released_by"])
+    if pending or notes:
         audit.record(actor=instructor, action="review.release", target=submission, reason=reason,
-                     before={"released": False}, after={"released": True})
-    return submission
+                     before={"released": False}, after={"released": True},
+                     detail={"reviews": [r.pk for r in pending], "notes": notes})
+    return len(pending)
 
 
-def _latest_submitted(task: EvidenceTask) -> QuerySet[Submission]:
-    """Each author's newest submitted version of ``task``."""
-    newest = Submission.objects.submitted().filter(task=task, author=OuterRef("author")).order_by("-version")
-    return Submission.objects.submitted().filter(task=task, pk=Subquery(newest.values("pk")[:1]))
-
-
-@transaction.atomic
-def allocate_peer_work(*, reviewer: AbstractBaseUser, task: EvidenceTask) -> PeerAllocation:
-    """Hand the reviewer one classmate's submission, just in time.
-
-    Never their own, never one they were given before; those furthest from the
-    task's minimum number of peer reviews come first, then the oldest, so late
-    submitters are reviewed too. An unfinished allocation is returned again.
-    """
-    get_user_model().objects.select_for_update().filter(pk=reviewer.pk).first()
-    open_one = PeerAllocation.objects.filter(reviewer=reviewer, submission__task=task, completed_at__isnull=True).first()
-    if open_one is not None:
-        return open_one
-    classmates = get_user_model().objects.filter(cohorts__in=Cohort.objects.filter(learners=reviewer))
-    candidate = (
-        _latest_submitted(task).filter(author__in=classmates).exclude(author=reviewer)
-        .exclude(allocations__reviewer=reviewer)
-        .annotate(done=Count("allocations", filter=Q(allocations__completed_at__isnull=False)))
-        .order_by("done", "submitted_at", "pk").first()
-    )
-    if candidate is None:
-        raise NotFound(_("지금은 검토할 동료의 제출이 없습니다. 나중에 다시 와 주세요."))
-    return PeerAllocation.objects.create(submission=candidate, reviewer=reviewer)
-
-
-@transaction.atomic
-def assign_peer(*, instructor: AbstractBaseUser, submission: Submission, reviewer: AbstractBaseUser) -> PeerAllocation:
-    """An instructor hands a waiting submission to a chosen learner of the same cohort."""
-    if not (access.instructs(instructor, submission.author) and access.instructs(instructor, reviewer)):
-        raise NotFound(_("그런 제출은 없습니다."))
-    if reviewer.pk == submission.author_id:
-        raise TutorError(_("자기 제출을 검토하게 할 수는 없습니다."))
-    allocation, _created = PeerAllocation.objects.get_or_create(
-        submission=submission, reviewer=reviewer, defaults={"assigned_by": instructor})
-    audit.record(actor=instructor, action="peer.assign", target=submission, detail={"reviewer": reviewer.pk})
-    return allocation
-
-
-@transaction.atomic
-def set_min_peer_reviews(*, instructor: AbstractBaseUser, task: EvidenceTask, minimum: int, reason: str) -> EvidenceTask:
+def release_task(*, instructor: AbstractBaseUser, task: EvidenceTask) -> int:
+    """Release what this instructor may release of every submission of ``task`` in their cohorts; return how many
+    submissions had something released."""
     if not access.is_instructor(instructor):
         raise NotFound(_("그런 과제는 없습니다."))
-    if not 0 <= minimum <= 5:
-        raise TutorError(_("최소 동료 검토 수는 0–5입니다."))
-    before = task.min_peer_reviews
-    task.min_peer_reviews = minimum
-    task.save(update_fields=["min_peer_reviews"])
-    audit.record(actor=instructor, action="task.min_peer_reviews", target=task, reason=reason,
-                 before={"min": before}, after={"min": minimum})
-    return task
-
-
-def reproduce_run(*, reviewer: AbstractBaseUser, allocation: PeerAllocation, run: LabRun) -> Reproduction:
-    """Re-run an attached lab run in the sandbox as the reviewer; the record says later whether the output matched."""
-    if allocation.reviewer_id != reviewer.pk or not allocation.submission.lab_runs.filter(pk=run.pk).exists():
-        raise NotFound(_("그런 실행 기록은 없습니다."))
-    existing = allocation.reproductions.filter(original=run).first()
-    if existing is not None:
-        return existing
-    rerun = request_run(user=reviewer, lab=run.lab, code=run.code, step=run.step,
-                        idempotency_key=f"reproduce-{allocation.pk}-{run.pk}")
-    return Reproduction.objects.create(allocation=allocation, original=run, rerun=rerun, status=Reproduction.Status.PENDING)
-
-
-def settle_reproduction(*, reproduction: Reproduction) -> Reproduction:
-    """Once the re-run has finished, record whether it reproduced the original (same status, exit and output)."""
-    if reproduction.status != Reproduction.Status.PENDING or reproduction.rerun is None:
-        return reproduction
-    rerun = LabRun.objects.get(pk=reproduction.rerun_id)
-    if not rerun.is_finished:
-        return reproduction
-    original = LabRun.objects.get(pk=reproduction.original_id)
-    if rerun.status in {LabRun.Status.REFUSED, LabRun.Status.FAILED}:
-        reproduction.status = Reproduction.Status.COULD_NOT_RUN
-    elif (rerun.status, rerun.exit_code, rerun.stdout) == (original.status, original.exit_code, original.stdout):
-        reproduction.status = Reproduction.Status.REPRODUCED
-    else:
-        reproduction.status = Reproduction.Status.DIFFERED
-    reproduction.save(update_fields=["status"])
-    return reproduction
+    cohorts = Cohort.objects.taught_by(instructor) if not instructor.is_superuser else Cohort.objects.all()
+    submissions = Submission.objects.submitted().filter(task=task, author__cohorts__in=cohorts).distinct()
+    return sum(1 for s in submissions if release_reviews(instructor=instructor, submission=s, reason=_("과제 단위 공개")))
 
 
 def rate_helpful(*, author: AbstractBaseUser, review: Review, helpful: bool) -> Review:
-    if review.submission.author_id != author.pk or review.kind != Review.Kind.PEER or review.submission.released_at is None:
+    if not access.may_flag(author, author=review.submission.author, review_kind=review.kind,
+                           released=review.released_at is not None) or review.kind != access.PEER_REVIEW:
         raise NotFound(_("그런 검토는 없습니다."))
     review.helpful = helpful
     review.save(update_fields=["helpful"])
@@ -275,13 +312,15 @@ def rate_helpful(*, author: AbstractBaseUser, review: Review, helpful: bool) -> 
 @transaction.atomic
 def flag_criterion(*, author: AbstractBaseUser, review: Review, criterion: str, reason: str) -> Flag:
     """The author disputes one criterion of a released review; it goes to the instructor's queue."""
-    if review.submission.author_id != author.pk or review.kind == Review.Kind.SELF or review.submission.released_at is None:
+    if not access.may_flag(author, author=review.submission.author, review_kind=review.kind,
+                           released=review.released_at is not None):
         raise NotFound(_("그런 검토는 없습니다."))
     if criterion not in {c["key"] for c in review.rubric_version.criteria}:
         raise TutorError(_("그런 기준은 없습니다."))
     if not reason.strip():
         raise TutorError(_("이의를 제기하는 이유를 적어 주세요."))
-    flag, created = Flag.objects.get_or_create(review=review, criterion=criterion, defaults={"reason": reason.strip()[:2000]})
+    flag, created = Flag.objects.get_or_create(review=review, criterion=criterion,
+                                               defaults={"reason": reason.strip()[:2000]})
     if not created:
         raise Conflict(_("이 기준에는 이미 이의를 제기했습니다."))
     audit.record(actor=author, action="review.flag", target=review.submission, reason=flag.reason,
@@ -291,12 +330,13 @@ def flag_criterion(*, author: AbstractBaseUser, review: Review, criterion: str, 
 
 @transaction.atomic
 def resolve_flag(*, instructor: AbstractBaseUser, flag: Flag, resolution: str) -> Flag:
-    if not access.instructs(instructor, flag.review.submission.author):
+    """Answer a flag with a reason; the answer reaches the author with the next release."""
+    if not access.may_resolve(instructor, author=flag.review.submission.author):
         raise NotFound(_("그런 이의 제기는 없습니다."))
     if not resolution.strip():
         raise TutorError(_("해결한 이유를 적어 주세요."))
     if flag.resolved_at is None:
-        flag.resolved_by, flag.resolution, flag.resolved_at = instructor, resolution.strip(), timezone.now()
+        flag.resolved_by, flag.resolution, flag.resolved_at = instructor, resolution.strip()[:2000], timezone.now()
         flag.save(update_fields=["resolved_by", "resolution", "resolved_at"])
         audit.record(actor=instructor, action="flag.resolve", target=flag.review.submission, reason=flag.resolution,
                      detail={"flag": flag.pk})
@@ -305,27 +345,53 @@ def resolve_flag(*, instructor: AbstractBaseUser, flag: Flag, resolution: str) -
 
 @transaction.atomic
 def resolve_disagreement(*, instructor: AbstractBaseUser, submission: Submission, reason: str) -> Submission:
-    """Close a disagreement between reviews with the instructor's reason (their own review is the final word)."""
-    if not access.instructs(instructor, submission.author):
+    """Close a disagreement between reviews with the instructor's reason; the author reads it only after a release."""
+    if not access.may_resolve(instructor, author=submission.author):
         raise NotFound(_("그런 제출은 없습니다."))
     if not reason.strip():
         raise TutorError(_("불일치를 해결한 이유를 적어 주세요."))
     submission.disagreement_resolution = reason.strip()[:2000]
     submission.disagreement_resolved_at = timezone.now()
-    submission.save(update_fields=["disagreement_resolution", "disagreement_resolved_at"])
-    audit.record(actor=instructor, action="review.resolve_disagreement", target=submission, reason=submission.disagreement_resolution)
+    submission.disagreement_resolved_by = instructor
+    submission.disagreement_released_at = None
+    submission.save(update_fields=["disagreement_resolution", "disagreement_resolved_at", "disagreement_resolved_by",
+                                   "disagreement_released_at"])
+    audit.record(actor=instructor, action="review.resolve_disagreement", target=submission,
+                 reason=submission.disagreement_resolution)
     return submission
 
 
-def release_task(*, instructor: AbstractBaseUser, task: EvidenceTask) -> int:
-    """Release the reviews of every submission of ``task`` in the instructor's cohorts; return how many."""
-    if not access.is_instructor(instructor):
-        raise NotFound(_("그런 과제는 없습니다."))
-    cohorts = Cohort.objects.taught_by(instructor)
-    pending = Submission.objects.submitted().filter(task=task, released_at__isnull=True,
-                                                    author__cohorts__in=cohorts).distinct()
-    count = 0
-    for submission in pending:
-        release_reviews(instructor=instructor, submission=submission, reason=_("과제 단위 공개"))
-        count += 1
-    return count
+@transaction.atomic
+def set_min_peer_reviews(*, instructor: AbstractBaseUser, task: EvidenceTask, cohort: Cohort, minimum: int,
+                         reason: str) -> CohortTaskSetting:
+    """Change one cohort's minimum number of peer reviews for ``task``; the file's default stays as it is."""
+    if not access.may_change_cohort_setting(instructor, cohort):
+        raise NotFound(_("그런 기수는 없습니다."))
+    if not 0 <= minimum <= MAX_PEER_MINIMUM:
+        raise TutorError(_("최소 동료 검토 수는 0–%(n)d입니다.") % {"n": MAX_PEER_MINIMUM})
+    if not reason.strip():
+        raise TutorError(_("바꾸는 이유를 적어 주세요."))
+    setting = CohortTaskSetting.objects.select_for_update().filter(cohort=cohort, task=task).first()
+    before = setting.min_peer_reviews if setting else task.default_min_peer_reviews
+    if setting is None:
+        setting = CohortTaskSetting(cohort=cohort, task=task)
+    setting.min_peer_reviews, setting.changed_by = minimum, instructor
+    setting.save()
+    audit.record(actor=instructor, action="cohort_setting.min_peer_reviews", target=setting, reason=reason.strip(),
+                 before={"min": before}, after={"min": minimum}, detail={"cohort": cohort.pk, "task": task.slug})
+    return setting
+
+
+@transaction.atomic
+def record_practice_review(*, reviewer: AbstractBaseUser, example: CalibrationExample,
+                           judgements: dict[str, str]) -> CalibrationReview:
+    """Keep a learner's practice review of an example as its own record; the first one stands."""
+    existing = CalibrationReview.objects.filter(example=example, reviewer=reviewer).first()
+    if existing is not None:
+        return existing
+    practice = CalibrationReview.objects.create(
+        example=example, reviewer=reviewer, judgements=check_judgements(example.rubric_version, judgements))
+    matched = sum(1 for key, level in practice.judgements.items() if example.reference.get(key) == level)
+    audit.record(actor=reviewer, action="calibration.practice_review", target=example, after=practice.judgements,
+                 detail={"practice_review": practice.pk, "matched": matched, "criteria": len(practice.judgements)})
+    return practice

@@ -1,8 +1,8 @@
-"""Evidence pages: the task with its autosaved draft, a submission with its reviews. Views only parse HTTP."""
+"""Evidence pages: the task with its autosaved draft and calibration, a submission with its reviews, the
+instructor's queue and exports. Views only parse HTTP; the selectors and services decide."""
 
 from __future__ import annotations
 
-import csv
 import uuid
 
 from django.contrib import messages
@@ -10,16 +10,17 @@ from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from exercises.labs.records import digest_verifies
+from exercises.labs.records import check_seal
 from lessons.rendering import render_markdown
 from lessons.selectors import progress_of
 from tutor import access
 from tutor.errors import NotFound, TutorError
 
-from . import selectors, services
+from . import exports, peer, selectors, services
 from .models import INSUFFICIENT, EvidenceTask, Review
 
 
@@ -30,10 +31,16 @@ def _numbers(raw: str) -> list[int]:
     return [int(token) for token in tokens]
 
 
+def _judgements(request: HttpRequest, criteria: list[dict]) -> dict[str, str]:
+    return {c["key"]: request.POST.get(f"criterion-{c['key']}", "") for c in criteria}
+
+
 @require_safe
 def task_detail(request: HttpRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     draft = selectors.draft_of(request.user, task)
+    examples = selectors.calibration_examples(task)
+    practice = [(example, selectors.practice_review_of(request.user, example)) for example in examples]
     return render(request, "evidence/task_detail.html", {
         "task": task,
         "draft": draft,
@@ -41,7 +48,9 @@ def task_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "runs": selectors.attachable_runs(request.user, task),
         "lines": task.fixture.current_version.numbered_lines() if task.fixture else [],
         "submissions": selectors.submissions_of(request.user, task),
-        "allocations": selectors.open_allocations(request.user, task),
+        "allocations": selectors.allocations_of(request.user, task),
+        "peer_refusal": peer.peer_refusal(request.user, task),
+        "practice": practice,
         "submit_key": uuid.uuid4().hex,
         "insufficient": INSUFFICIENT,
     })
@@ -68,45 +77,93 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("evidence:submission", submission_id=submission.pk)
 
 
+@require_safe
+def calibration(request: HttpRequest, slug: str, example_id: int) -> HttpResponse:
+    task = selectors.access_task(request.user, slug)
+    example = selectors.access_calibration_example(request.user, task, example_id)
+    practice = selectors.practice_review_of(request.user, example)
+    return render(request, "evidence/calibration.html", {
+        "task": task, "example": example, "text_html": render_markdown(example.text),
+        "criteria": example.rubric_version.criteria, "practice": practice, "insufficient": INSUFFICIENT,
+        "comparison": selectors.calibration_comparison(practice) if practice else [],
+    })
+
+
+@require_POST
+def practise(request: HttpRequest, slug: str, example_id: int) -> HttpResponse:
+    task = selectors.access_task(request.user, slug)
+    example = selectors.access_calibration_example(request.user, task, example_id)
+    services.record_practice_review(reviewer=request.user, example=example,
+                                    judgements=_judgements(request, example.rubric_version.criteria))
+    messages.success(request, _("연습 검토를 기록했습니다. 아래에서 참고 검토와 비교해 보세요."))
+    return redirect("evidence:calibration", slug=task.slug, example_id=example.pk)
+
+
 def _review_lines(review: Review) -> list[tuple[str, str, str]]:
     """(criterion, chosen level's label, citation) for display, in the rubric's order."""
-    lines = []
-    for criterion in review.rubric_version.criteria:
-        level = review.judgements.get(criterion["key"], "")
-        labels = {l["key"]: l["label"] for l in criterion["levels"]} | {INSUFFICIENT: _("근거 부족 / 보류")}
-        lines.append((criterion["title"], labels.get(level, "-"), review.citations.get(criterion["key"], "")))
-    return lines
+    return [(c["title"], selectors.level_label(c, review.judgements.get(c["key"], "")),
+             review.citations.get(c["key"], "")) for c in review.rubric_version.criteria]
+
+
+@require_safe
+def attached_run(request: HttpRequest, submission_id: int, run_id: int) -> HttpResponse:
+    """The full record of an attached run, with its seal; read-only, without the author's name."""
+    run = selectors.access_attached_run(request.user, submission_id, run_id)
+    return render(request, "labs/run_detail.html", {
+        "run": run, "seal": check_seal(run), "back_url": reverse("evidence:submission", args=[submission_id]),
+    })
 
 
 @require_safe
 def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
-    submission = selectors.access_submission(request.user, submission_id)
-    reviews = selectors.reviews_visible_to(request.user, submission)  # flags are prefetched below
-    is_author = submission.author_id == request.user.pk
-    is_instructor = access.instructs(request.user, submission.author)
-    allocation = selectors.allocation_for(request.user, submission)
-    reproductions = {r.original_id: services.settle_reproduction(reproduction=r)
+    user = request.user
+    submission = selectors.access_submission(user, submission_id)
+    reviews = selectors.reviews_visible_to(user, submission)
+    is_author = submission.author_id == user.pk
+    sees_names = access.sees_names(user, author=submission.author)
+    allocation = selectors.allocation_for(user, submission)
+    reproductions = {r.original_id: peer.settle_reproduction(reproduction=r)
                      for r in allocation.reproductions.select_related("rerun", "original")} if allocation else {}
     lines = dict(submission.fixture_version.numbered_lines()) if submission.fixture_version else {}
+    if sees_names:
+        for reproduction in selectors.reproduction_summary(submission):
+            peer.settle_reproduction(reproduction=reproduction)
+    review_kind = selectors.review_kind_for(user, submission)
+    already_reviewed = any(r.reviewer_id == user.pk for r in reviews)
+    lease_live = allocation is not None and allocation.is_live(timezone.now())
     return render(request, "evidence/submission_detail.html", {
         "submission": submission,
         "text_html": render_markdown(submission.text),
-        "runs": [(run, digest_verifies(run), reproductions.get(run.pk))
+        "runs": [(run, check_seal(run), reproductions.get(run.pk))
                  for run in submission.lab_runs.select_related("lab")],
         "allocation": allocation,
+        "lease_live": lease_live,
+        "may_give_back": allocation is not None and selectors.may_give_back(user, submission.task),
         "cited": [(n, lines.get(n, "")) for n in submission.cited_lines],
-        "reviews": [(review, _review_lines(review)) for review in reviews],
+        "reviews": [(review, _review_lines(review), selectors.flags_visible_to(user, review), selectors.name_of_reviewer(user, review),
+                     access.may_release(user, author=submission.author, cohort=review.cohort)
+                     and review.released_at is None and review.kind != Review.Kind.SELF,
+                     access.may_flag(user, author=submission.author, review_kind=review.kind,
+                                     released=review.released_at is not None))
+                    for review in reviews],
         "criteria": submission.rubric_version.criteria,
+        "grid": selectors.review_grid(user, submission),
         "standard_changed": selectors.standard_changed(submission),
-        "review_kind": selectors.review_kind_for(request.user, submission),
+        "review_kind": review_kind,
+        "show_review_form": bool(review_kind) and not already_reviewed
+        and (review_kind != Review.Kind.PEER or lease_live),
         "is_author": is_author,
-        "already_reviewed": any(r.reviewer_id == request.user.pk for r in reviews),
-        "can_release": is_instructor and submission.released_at is None,
-        "can_resolve": is_instructor,
-        "disagreement": is_instructor and selectors.reviews_disagree(reviews) and submission.disagreement_resolved_at is None,
+        "sees_names": sees_names,
+        "already_reviewed": already_reviewed,
+        "can_release": sees_names,
+        "can_resolve": access.may_resolve(user, author=submission.author),
+        "disagreement": (selectors.disagreeing_criteria(reviews)
+                         if access.may_resolve(user, author=submission.author)
+                         and submission.disagreement_resolved_at is None else []),
+        "disagreement_note": selectors.visible_disagreement_note(user, submission),
         "insufficient": INSUFFICIENT,
         # Peers never learn the author's name: not in the page, not in an attribute.
-        "author_label": _("나") if is_author else submission.author.get_username() if is_instructor else _("익명 동료"),
+        "author_label": selectors.name_of_author(user, submission),
     })
 
 
@@ -114,9 +171,10 @@ def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
 def add_review(request: HttpRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
     kind = selectors.review_kind_for(request.user, submission) or Review.Kind.PEER
-    judgements = {c["key"]: request.POST.get(f"criterion-{c['key']}", "") for c in submission.rubric_version.criteria}
-    citations = {c["key"]: request.POST.get(f"citation-{c['key']}", "") for c in submission.rubric_version.criteria}
-    services.record_review(reviewer=request.user, submission=submission, kind=kind, judgements=judgements,
+    criteria = submission.rubric_version.criteria
+    citations = {c["key"]: request.POST.get(f"citation-{c['key']}", "") for c in criteria}
+    services.record_review(reviewer=request.user, submission=submission, kind=kind,
+                           judgements=_judgements(request, criteria),
                            comment=request.POST.get("comment", ""), citations=citations)
     messages.success(request, _("검토를 기록했습니다."))
     return redirect("evidence:submission", submission_id=submission.pk)
@@ -125,16 +183,33 @@ def add_review(request: HttpRequest, submission_id: int) -> HttpResponse:
 @require_POST
 def release(request: HttpRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
-    services.release_reviews(instructor=request.user, submission=submission, reason=request.POST.get("reason", ""))
-    messages.success(request, _("검토를 공개했습니다. 학습자가 이제 볼 수 있습니다."))
+    count = services.release_reviews(instructor=request.user, submission=submission,
+                                     reason=request.POST.get("reason", ""))
+    messages.success(request, _("검토 %(n)d개와 강사 메모를 공개했습니다. 학습자가 이제 볼 수 있습니다.") % {"n": count})
     return redirect("evidence:submission", submission_id=submission.pk)
+
+
+@require_POST
+def release_review(request: HttpRequest, review_id: int) -> HttpResponse:
+    review = selectors.access_review_to_release(request.user, review_id)
+    services.release_review(instructor=request.user, review=review, reason=request.POST.get("reason", ""))
+    messages.success(request, _("검토를 공개했습니다. 학습자가 이제 볼 수 있습니다."))
+    return redirect("evidence:submission", submission_id=review.submission_id)
 
 
 @require_POST
 def request_peer_work(request: HttpRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
-    allocation = services.allocate_peer_work(reviewer=request.user, task=task)
+    allocation = peer.allocate_peer_work(reviewer=request.user, task=task)
     return redirect("evidence:submission", submission_id=allocation.submission_id)
+
+
+@require_POST
+def give_back(request: HttpRequest, allocation_id: int) -> HttpResponse:
+    allocation = selectors.access_allocation(request.user, allocation_id)
+    peer.give_back(reviewer=request.user, allocation=allocation, reason=request.POST.get("reason", ""))
+    messages.success(request, _("동료 작업을 돌려주었습니다."))
+    return redirect("evidence:task", slug=allocation.submission.task.slug)
 
 
 @require_POST
@@ -144,7 +219,7 @@ def reproduce(request: HttpRequest, submission_id: int, run_id: int) -> HttpResp
     run = submission.lab_runs.filter(pk=run_id).first() if allocation else None
     if run is None:
         raise NotFound(_("그런 실행 기록은 없습니다."))
-    services.reproduce_run(reviewer=request.user, allocation=allocation, run=run)
+    peer.reproduce_run(reviewer=request.user, allocation=allocation, run=run)
     messages.success(request, _("재현 실행을 요청했습니다. 잠시 뒤 새로 고치면 결과가 보입니다."))
     return redirect("evidence:submission", submission_id=submission.pk)
 
@@ -169,6 +244,7 @@ def flag_review(request: HttpRequest, review_id: int) -> HttpResponse:
 def resolve_flag(request: HttpRequest, flag_id: int) -> HttpResponse:
     flag = selectors.access_flag(request.user, flag_id)
     services.resolve_flag(instructor=request.user, flag=flag, resolution=request.POST.get("resolution", ""))
+    messages.success(request, _("이의 제기에 답했습니다. 답은 공개해야 학습자에게 보입니다."))
     return redirect("evidence:submission", submission_id=flag.review.submission_id)
 
 
@@ -178,12 +254,13 @@ def queue(request: HttpRequest) -> HttpResponse:
     cohort = request.GET.get("cohort", "")
     rows = selectors.instructor_queue(
         request.user, cohort_id=int(cohort) if cohort.isdigit() else None, task_slug=request.GET.get("task", ""),
-        state=request.GET.get("state", ""), flagged="flagged" in request.GET, disagreement="disagreement" in request.GET,
+        state=request.GET.get("state", ""), flagged="flagged" in request.GET,
+        disagreement="disagreement" in request.GET,
     )
     return render(request, "evidence/queue.html", {
         "rows": rows, "cohorts": selectors.cohorts_of(request.user),
+        "waiting": selectors.waiting_list(request.user),
         "tasks": EvidenceTask.objects.active().order_by("lesson__order", "order"),
-        "learners": get_user_model().objects.filter(cohorts__in=selectors.cohorts_of(request.user)).distinct(),
         "filters": request.GET,
     })
 
@@ -191,45 +268,42 @@ def queue(request: HttpRequest) -> HttpResponse:
 @require_POST
 def assign(request: HttpRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
-    reviewer = get_user_model().objects.filter(pk=request.POST.get("reviewer", "0")).first()
+    raw = request.POST.get("reviewer", "")
+    reviewer = get_user_model().objects.filter(pk=int(raw)).first() if raw.isdigit() else None
     if reviewer is None:
         raise NotFound(_("그런 학습자는 없습니다."))
-    services.assign_peer(instructor=request.user, submission=submission, reviewer=reviewer)
+    peer.assign_peer(instructor=request.user, submission=submission, reviewer=reviewer)
     messages.success(request, _("동료 검토를 배정했습니다."))
     return redirect("evidence:queue")
 
 
 @require_POST
-def lower_minimum(request: HttpRequest, slug: str) -> HttpResponse:
+def cohort_minimum(request: HttpRequest, cohort_id: int, slug: str) -> HttpResponse:
+    cohort = selectors.access_cohort(request.user, cohort_id)
     task = selectors.access_task(request.user, slug)
     raw = request.POST.get("minimum", "")
-    services.set_min_peer_reviews(instructor=request.user, task=task, minimum=int(raw) if raw.isdigit() else -1,
-                                  reason=request.POST.get("reason", ""))
-    messages.success(request, _("최소 동료 검토 수를 바꿨습니다."))
+    services.set_min_peer_reviews(instructor=request.user, task=task, cohort=cohort,
+                                  minimum=int(raw) if raw.isdigit() else -1, reason=request.POST.get("reason", ""))
+    messages.success(request, _("%(cohort)s의 최소 동료 검토 수를 바꿨습니다.") % {"cohort": cohort.name})
     return redirect("evidence:queue")
+
+
+def _csv_response(body: str, filename: str) -> HttpResponse:
+    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 @require_safe
 def export_csv(request: HttpRequest) -> HttpResponse:
-    """Submissions and reviews of the instructor's cohorts, one review (or unreviewed submission) per row."""
-    rows = selectors.instructor_queue(request.user)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = 'attachment; filename="evidence-reviews.csv"'
-    writer = csv.writer(response)
-    writer.writerow(["task", "learner", "version", "submitted_at", "rubric_version", "released",
-                     "review_kind", "reviewer", "judgements", "comment"])
-    for row in rows:
-        s = row.submission
-        base = [s.task.slug, s.author.get_username(), s.version, s.submitted_at.isoformat(), s.rubric_version_id,
-                "yes" if s.released_at else "no"]
-        reviews = list(s.reviews.all()) or [None]
-        for review in reviews:
-            if review is None:
-                writer.writerow([*base, "", "", "", ""])
-            else:
-                writer.writerow([*base, review.kind, review.reviewer.get_username(),
-                                 ";".join(f"{k}={v}" for k, v in review.judgements.items()), review.comment])
-    return response
+    """Every version and every review of the instructor's cohorts, one column per criterion."""
+    return _csv_response(exports.to_csv(exports.review_rows(request.user)), "evidence-reviews.csv")
+
+
+@require_safe
+def gradebook_csv(request: HttpRequest) -> HttpResponse:
+    """Completion, self-report and review levels in their own columns; no total."""
+    return _csv_response(exports.to_csv(exports.gradebook_rows(request.user)), "gradebook.csv")
 
 
 @require_safe
@@ -245,8 +319,9 @@ def cohort_progress(request: HttpRequest, cohort_id: int) -> HttpResponse:
 @require_POST
 def resolve_disagreement(request: HttpRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
-    services.resolve_disagreement(instructor=request.user, submission=submission, reason=request.POST.get("reason", ""))
-    messages.success(request, _("불일치를 해결했습니다."))
+    services.resolve_disagreement(instructor=request.user, submission=submission,
+                                  reason=request.POST.get("reason", ""))
+    messages.success(request, _("불일치를 해결했습니다. 해결 이유는 공개해야 학습자에게 보입니다."))
     return redirect("evidence:submission", submission_id=submission.pk)
 
 
@@ -256,3 +331,4 @@ def release_task(request: HttpRequest, slug: str) -> HttpResponse:
     count = services.release_task(instructor=request.user, task=task)
     messages.success(request, _("%(n)d개 제출의 검토를 공개했습니다.") % {"n": count})
     return redirect(f"{reverse('evidence:queue')}?task={task.slug}")
+

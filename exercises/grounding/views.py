@@ -11,17 +11,14 @@ from django.views.decorators.http import require_POST, require_safe
 
 from . import selectors, services
 from .engine import suggest
-from .models import Attempt, Judgement
+from .models import Attempt, Exercise, Judgement, Variant
 
 _FIELD = re.compile(r"^(judgement|question|lines)-(\d+)$")
 
 
-@require_safe
-def exercise_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    exercise = selectors.access_exercise(request.user, slug)
-    variant = selectors.access_variant(exercise, request.GET.get("variant", ""))
+def _detail_context(request: HttpRequest, exercise: Exercise, variant: Variant | None) -> dict:
     fixture = variant.fixture if variant else exercise.fixture
-    return render(request, "grounding/exercise_detail.html", {
+    return {
         "exercise": exercise,
         "variant": variant,
         "variants": list(exercise.variants.all()),
@@ -32,16 +29,30 @@ def exercise_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "attempts": selectors.attempts_of(request.user, exercise),
         "idempotency_key": uuid.uuid4().hex,
         "max_chars": services.MAX_ANSWER_CHARS,
-    })
+    }
+
+
+@require_safe
+def exercise_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    exercise = selectors.access_exercise(request.user, slug)
+    variant = selectors.access_variant(exercise, request.GET.get("variant", ""))
+    return render(request, "grounding/exercise_detail.html", _detail_context(request, exercise, variant))
 
 
 @require_POST
 def start_attempt(request: HttpRequest, slug: str) -> HttpResponse:
+    """Start from a paste; a refused paste comes back in the field with the reason beside it."""
     exercise = selectors.access_exercise(request.user, slug)
-    attempt = services.start_attempt(
-        user=request.user, exercise=exercise, answer_text=request.POST.get("answer", ""),
-        variant_key=request.POST.get("variant", ""), idempotency_key=request.POST.get("idempotency_key", ""),
-    )
+    variant = selectors.access_variant(exercise, request.POST.get("variant", ""))
+    answer = request.POST.get("answer", "")
+    try:
+        attempt = services.start_attempt(
+            user=request.user, exercise=exercise, answer_text=answer,
+            variant_key=variant.key if variant else "", idempotency_key=request.POST.get("idempotency_key", ""),
+        )
+    except services.PasteRefused as refused:
+        context = {**_detail_context(request, exercise, variant), "answer": answer, "answer_error": refused.detail}
+        return render(request, "grounding/exercise_detail.html", context, status=refused.status)
     return redirect("grounding:attempt", attempt_id=attempt.pk)
 
 

@@ -13,6 +13,8 @@ router = Router(tags=["실습"])
 
 
 def run_out(run: LabRun) -> dict:
+    """The full record with its seal: the same for the owner, their instructors and an allocated peer."""
+    check = records.check_seal(run)
     return {
         "id": run.pk, "lab": run.lab.slug, "step": run.step, "status": run.status,
         "status_label": run.get_status_display(), "exit_code": run.exit_code, "signal": run.signal,
@@ -20,8 +22,13 @@ def run_out(run: LabRun) -> dict:
         "wall_ms": run.wall_ms, "cpu_ms": run.cpu_ms, "checks": run.check_results, "code": run.code,
         "code_digest": run.code_digest, "lab_version": run.lab_version, "fixture_versions": run.fixture_versions,
         "limits": run.limits, "interpreter": run.interpreter, "failure_reason": run.failure_reason,
-        "record_digest": run.record_digest,
-        "record_verifies": records.digest_verifies(run) if run.is_finished else None,
+        "prediction": run.prediction, "stdin": run.stdin, "files": run.files,
+        "record_verifies": check.verified if run.is_finished else None,
+        "seal": {
+            "algorithm": "HMAC-SHA256", "key_id": run.seal_key_id, "value": run.seal, "state": check.state,
+            "verified": check.verified, "message": check.message, "covers": list(records.SEALED_FIELDS),
+            "changed": check.changed, "not_covered": list(records.NOT_SEALED),
+        },
         "created_at": run.created_at, "finished_at": run.finished_at,
     }
 

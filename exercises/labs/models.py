@@ -1,6 +1,6 @@
 """Labs and their runs. A ``LabRun`` is a record a reviewer can trust: it keeps
-what ran, under which limits and fixture versions, what came out, and a digest
-over all of it."""
+what ran, under which limits and fixture versions, what came out, and a keyed
+seal over all of it (``records.py``)."""
 
 from __future__ import annotations
 
@@ -64,6 +64,10 @@ class LabRunQuerySet(models.QuerySet["LabRun"]):
     def of(self, user: AbstractBaseUser) -> LabRunQuerySet:
         return self.filter(user=user)
 
+    def own_work(self) -> LabRunQuerySet:
+        """Runs that are the learner's own practice: a peer reviewer's reproduction runs are not."""
+        return self.filter(purpose=LabRun.Purpose.PRACTICE)
+
 
 class LabRun(models.Model):
     class Status(models.TextChoices):
@@ -78,6 +82,10 @@ class LabRun(models.Model):
         REFUSED = "refused", _("실행 거부")
         FAILED = "failed", _("실패 (워커 중단)")
 
+    class Purpose(models.TextChoices):
+        PRACTICE = "practice", _("내 실습")
+        REPRODUCTION = "reproduction", _("동료 제출 재현")
+
     FINISHED = {Status.OK, Status.ERROR, Status.TIMEOUT, Status.MEMORY, Status.OUTPUT_LIMIT,
                 Status.KILLED, Status.REFUSED, Status.FAILED}
 
@@ -85,8 +93,14 @@ class LabRun(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="lab_runs")
     idempotency_key = models.CharField(max_length=64)
     step = models.CharField(max_length=10, choices=Lab.StepKind.choices, default=Lab.StepKind.RUN)
+    purpose = models.CharField(
+        max_length=12, choices=Purpose.choices, default=Purpose.PRACTICE,
+        help_text="A reproduction re-runs a peer's attached run: the reviewer's act, never their own work.",
+    )
     prediction = models.TextField(blank=True)
     code = models.TextField()
+    stdin = models.TextField(blank=True, help_text="standard input given to the program (empty: none)")
+    files = models.JSONField(default=dict, help_text="{name: sha256} of every file bound beside main.py")
     code_digest = models.CharField(max_length=64)
     lab_version = models.PositiveIntegerField()
     fixture_versions = models.JSONField(default=dict, help_text="{slug: {number, digest}}")
@@ -102,7 +116,9 @@ class LabRun(models.Model):
     cpu_ms = models.FloatField(null=True, blank=True)
     check_results = models.JSONField(default=list, help_text="[{id, label, passed, detail}]")
     failure_reason = models.TextField(blank=True)
-    record_digest = models.CharField(max_length=64, blank=True)
+    seal = models.CharField(max_length=64, blank=True, help_text="HMAC-SHA256 over seal_digests (records.py)")
+    seal_key_id = models.CharField(max_length=32, blank=True)
+    seal_digests = models.JSONField(default=dict, blank=True, help_text="{field: sha256} of each sealed field")
     attempts = models.PositiveSmallIntegerField(default=0)
     worker = models.CharField(max_length=100, blank=True, help_text="host:pid of the worker that ran it")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

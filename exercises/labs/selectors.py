@@ -33,23 +33,25 @@ def access_run(user: AnyUser, run_id: int) -> LabRun:
     """Return a run to its owner or an instructor of the owner; 404 to everybody else."""
     access.require_sign_in(user)
     run = LabRun.objects.select_related("lab__lesson", "user").filter(pk=run_id).first()
-    if run is None or not access.may_see_records_of(user, run.user):
+    if run is None:
         raise NotFound(_("그런 실행 기록은 없습니다."))
+    if not access.may_see_records_of(user, run.user):
+        raise NotFound(_("그런 실행 기록은 없습니다."), target=run, reason="남의 실행 기록")
     return run
 
 
 def runs_of(user: AbstractBaseUser, lab: Lab, *, limit: int = 20) -> list[LabRun]:
-    return list(LabRun.objects.of(user).filter(lab=lab).order_by("-created_at", "-id")[:limit])
+    return list(LabRun.objects.of(user).own_work().filter(lab=lab).order_by("-created_at", "-id")[:limit])
 
 
 def latest_code(user: AbstractBaseUser, lab: Lab) -> str:
     """What the editor opens with: the learner's last run of this lab, else the starter code."""
-    last = LabRun.objects.of(user).filter(lab=lab).order_by("-created_at", "-id").values_list("code", flat=True).first()
+    last = LabRun.objects.of(user).own_work().filter(lab=lab).order_by("-created_at", "-id").values_list("code", flat=True).first()
     return last if last is not None else lab.starter_code
 
 
 def latest_prediction(user: AbstractBaseUser, lab: Lab) -> str:
-    return (LabRun.objects.of(user).filter(lab=lab).exclude(prediction="")
+    return (LabRun.objects.of(user).own_work().filter(lab=lab).exclude(prediction="")
             .order_by("-created_at", "-id").values_list("prediction", flat=True).first() or "")
 
 

@@ -19,8 +19,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from lessons.content import ContentError, folder_digest
-from lessons.models import CompletionRecord, Fixture, Lesson
+from lessons.models import CompletionRecord, Fixture, FixtureVersion, Lesson
 from lessons.services import record_completion
+from tutor import audit
 from tutor.errors import Conflict, Refused, Throttled, TutorError
 
 from . import conf, records
@@ -67,6 +68,7 @@ def _upsert_lab(*, lesson: Lesson, folder: Path) -> str:
     fixtures = list(Fixture.objects.filter(slug__in=fixture_slugs))
     if len(fixtures) != len(set(fixture_slugs)):
         raise ContentError(f"{folder}/lab.yaml: 없는 가상 자료를 가리킵니다: {fixture_slugs}")
+    before = {"version": lab.version, "digest": lab.digest, "active": lab.is_active} if lab else None
     if lab is None:
         lab = Lab.objects.create(lesson=lesson, slug=folder.name, digest=digest, **fields)
         line = _("새 실습: %(slug)s") % {"slug": lab.slug}
@@ -79,6 +81,9 @@ def _upsert_lab(*, lesson: Lesson, folder: Path) -> str:
         lab.save()
         line = _("실습 새 판: %(slug)s 판 %(n)d") % {"slug": lab.slug, "n": lab.version}
     lab.fixtures.set(fixtures)
+    audit.record(actor=None, action="lab.version", target=lab, reason="레슨 파일에서 읽음", before=before,
+                 after={"version": lab.version, "digest": digest, "active": True},
+                 detail={"fixtures": sorted(fixture_slugs)})
     return line
 
 
@@ -87,12 +92,15 @@ def code_digest(code: str) -> str:
 
 
 def request_run(
-    *, user: AbstractBaseUser, lab: Lab, code: str, step: str, idempotency_key: str, prediction: str = ""
+    *, user: AbstractBaseUser, lab: Lab, code: str, step: str, idempotency_key: str, prediction: str = "",
+    purpose: str = LabRun.Purpose.PRACTICE,
 ) -> LabRun:
     """Queue one run of ``code``. The same key returns the same run, so a double click makes one run.
 
     Refuses (with a reason) while the sandbox is unhealthy, and answers 429 when
-    the learner already has runs in flight or the queue is too deep.
+    the learner already has runs in flight or the queue is too deep. A
+    reproduction run writes no completion fact: re-running a peer's code is
+    not the reviewer's own practice.
     """
     if len(code.encode("utf-8")) > settings.LAB_CODE_MAX_BYTES:
         raise CodeTooLarge(_("코드는 %(kb)d KiB까지 실행할 수 있습니다. 코드는 편집기에 그대로 있습니다.")
@@ -113,10 +121,11 @@ def request_run(
             _ensure_capacity(user)
             run = LabRun.objects.create(
                 lab=lab, user=user, idempotency_key=key, step=step, prediction=prediction[:4000],
-                code=code, code_digest=code_digest(code), lab_version=lab.version,
+                code=code, code_digest=code_digest(code), lab_version=lab.version, purpose=purpose,
                 fixture_versions=_fixture_versions(lab), limits=conf.limits().as_json(),
             )
-            record_completion(user=user, lesson=lab.lesson, kind=CompletionRecord.Kind.LAB_RUN, item=lab.slug)
+            if purpose == LabRun.Purpose.PRACTICE:
+                record_completion(user=user, lesson=lab.lesson, kind=CompletionRecord.Kind.LAB_RUN, item=lab.slug)
             transaction.on_commit(lambda: _enqueue(run.pk))
     except IntegrityError:  # the same key raced in from a second request
         return _same_request(LabRun.objects.get(user=user, idempotency_key=key), lab)
@@ -177,7 +186,10 @@ def execute_run(*, run_id: int) -> None:
         return
     run = LabRun.objects.select_related("lab").get(pk=run_id)
     try:
-        result = run_python(run.code, files=_sandbox_files(run), limits=conf.limits(), config=conf.sandbox_config())
+        files = _sandbox_files(run)
+        run.files = {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())}
+        result = run_python(run.code, files=files, stdin=run.stdin.encode("utf-8") if run.stdin else None,
+                            limits=conf.limits(), config=conf.sandbox_config())
         checks = run.lab.step(run.step) or {}
         by_id = {check["id"]: check for check in run.lab.checks}
         run.check_results = run_checks([by_id[c] for c in checks.get("checks", [])], result)
@@ -189,9 +201,13 @@ def execute_run(*, run_id: int) -> None:
 
 
 def _sandbox_files(run: LabRun) -> dict[str, bytes]:
+    """The lab's files and the fixture versions recorded when the run was requested (not newer ones)."""
     files = {name: text.encode("utf-8") for name, text in run.lab.files.items()}
-    for fixture in run.lab.fixtures.select_related("current_version"):
-        files[f"{fixture.slug}.txt"] = fixture.current_version.text.encode("utf-8")
+    numbers = {slug: version["number"] for slug, version in run.fixture_versions.items()}
+    versions = FixtureVersion.objects.filter(fixture__slug__in=numbers).select_related("fixture")
+    for version in versions:
+        if numbers[version.fixture.slug] == version.number:
+            files[f"{version.fixture.slug}.txt"] = version.text.encode("utf-8")
     return files
 
 
@@ -203,7 +219,7 @@ def _finish(run: LabRun, result: RunResult) -> None:
     if result.status == "refused":
         run.failure_reason = result.stderr
     run.finished_at = timezone.now()
-    run.record_digest = records.record_digest(run)
+    records.seal(run)
     run.save()
 
 
@@ -213,7 +229,7 @@ def fail_run(*, run_id: int, reason: str) -> None:
     if run.is_finished:
         return
     run.status, run.failure_reason, run.finished_at = LabRun.Status.FAILED, reason, timezone.now()
-    run.record_digest = records.record_digest(run)
+    records.seal(run)
     run.save()
 
 

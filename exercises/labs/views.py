@@ -47,7 +47,7 @@ def request_run(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
     run = selectors.access_run(request.user, run_id)
-    context = {"run": run, "verified": records.digest_verifies(run) if run.is_finished else None}
+    context = {"run": run, "seal": records.check_seal(run), "own": run.user_id == request.user.pk}
     if request.htmx:
         return render(request, "labs/lab_detail.html#run-status", context)
     return render(request, "labs/run_detail.html", context)

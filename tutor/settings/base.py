@@ -13,6 +13,8 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
+from tutor.keys import load_or_create_seal_keys
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(os.environ.get("TUTOR_VAR_DIR", BASE_DIR / "var"))
 
@@ -49,6 +51,9 @@ def load_or_create_secret_key(path: Path) -> str:
 
 
 SECRET_KEY = load_or_create_secret_key(VAR_DIR / "secret_key")
+# HMAC keys that seal lab run records and chain the audit log; never SECRET_KEY (tutor/keys.py).
+SEAL_KEYS_FILE = VAR_DIR / "seal_keys"
+SEAL_KEYS = load_or_create_seal_keys(SEAL_KEYS_FILE)
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
@@ -208,3 +213,6 @@ LAB_MAX_QUEUE_DEPTH = int(os.environ.get("LAB_MAX_QUEUE_DEPTH", "40"))
 # A run still "running" this long after it started lost its worker.
 LAB_STALE_AFTER_SECONDS = int(os.environ.get("LAB_STALE_AFTER_SECONDS", "60"))
 LAB_WORKER_POLL_SECONDS = float(os.environ.get("LAB_WORKER_POLL_SECONDS", "0.05"))
+
+# A peer reviewer's lease on a submission ends after this many hours unless reviewed or given back.
+EVIDENCE_PEER_LEASE_HOURS = float(os.environ.get("EVIDENCE_PEER_LEASE_HOURS", "8"))

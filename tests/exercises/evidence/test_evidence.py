@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from exercises.evidence import services
+from exercises.evidence import peer, services
 from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Review, Submission
 from exercises.labs.models import LabRun
 from exercises.labs.services import request_run
@@ -162,20 +162,21 @@ def test_peer_allocation_is_just_in_time_never_own_never_twice(learner: User, ot
                                                                task: EvidenceTask) -> None:
     theirs = submitted(other_learner, task)
     submitted(learner, task)
-    allocation = services.allocate_peer_work(reviewer=learner, task=task)
+    allocation = peer.allocate_peer_work(reviewer=learner, task=task)
     assert allocation.submission == theirs
-    assert services.allocate_peer_work(reviewer=learner, task=task) == allocation, "an open allocation is returned again"
+    assert peer.allocate_peer_work(reviewer=learner, task=task) == allocation, "an open allocation is returned again"
     services.record_review(reviewer=learner, submission=theirs, kind="peer", judgements=all_levels(theirs), comment="")
     with pytest.raises(NotFound):
-        services.allocate_peer_work(reviewer=learner, task=task)  # only their own remains
+        peer.allocate_peer_work(reviewer=learner, task=task)  # only their own remains
     late = make_user("late")
     late_submission = submitted(late, task)
-    assert services.allocate_peer_work(reviewer=learner, task=task).submission == late_submission
+    assert peer.allocate_peer_work(reviewer=learner, task=task).submission == late_submission
 
 
 def test_peer_is_anonymous_both_ways(learner: User, other_learner: User, instructor: User, task: EvidenceTask) -> None:
     theirs = submitted(other_learner, task)
-    allocation = services.allocate_peer_work(reviewer=learner, task=task)
+    submitted(learner, task, "내 글")
+    allocation = peer.allocate_peer_work(reviewer=learner, task=task)
     page = signed_in(learner).get(reverse("evidence:submission", args=[theirs.pk])).content.decode()
     assert "익명 동료" in page and other_learner.username not in page
     services.record_review(reviewer=learner, submission=theirs, kind="peer", judgements=all_levels(theirs), comment="동료 의견")
@@ -195,13 +196,15 @@ def test_a_peer_without_allocation_gets_404(learner: User, other_learner: User, 
 def test_flag_one_criterion_and_resolve_with_a_reason(learner: User, other_learner: User, instructor: User,
                                                       task: EvidenceTask) -> None:
     mine = submitted(learner, task)
-    services.allocate_peer_work(reviewer=other_learner, task=task)
+    submitted(other_learner, task, "동료 글")
+    peer.allocate_peer_work(reviewer=other_learner, task=task)
     review = services.record_review(reviewer=other_learner, submission=mine, kind="peer", judgements=all_levels(mine), comment="")
     criterion = mine.rubric_version.criteria[0]["key"]
     with pytest.raises(NotFound):
         services.flag_criterion(author=learner, review=review, criterion=criterion, reason="아직 공개 전")
     services.release_reviews(instructor=instructor, submission=mine)
     review.refresh_from_db()
+    assert review.released_at is not None
     flag = services.flag_criterion(author=learner, review=review, criterion=criterion, reason="2번 줄을 인용했습니다")
     with pytest.raises(Conflict):
         services.flag_criterion(author=learner, review=review, criterion=criterion, reason="다시")
@@ -222,11 +225,14 @@ def test_peer_reproduces_an_attached_run_in_the_sandbox(learner: User, other_lea
     drain_queue()
     services.save_draft(author=other_learner, task=task, text="실행을 붙입니다", run_ids=[run.pk], lines=[])
     theirs = services.submit(author=other_learner, task=task, submit_key="s")
-    allocation = services.allocate_peer_work(reviewer=learner, task=task)
-    reproduction = services.reproduce_run(reviewer=learner, allocation=allocation, run=run)
+    submitted(learner, task, "내 글")
+    services.record_practice_review(reviewer=learner, example=task.calibration_examples.first(),
+                                    judgements={c["key"]: INSUFFICIENT for c in task.current_rubric.criteria})
+    allocation = peer.allocate_peer_work(reviewer=learner, task=task)
+    reproduction = peer.reproduce_run(reviewer=learner, allocation=allocation, run=run)
     assert reproduction.status == "pending"
     drain_queue()
-    assert services.settle_reproduction(reproduction=reproduction).status == "reproduced"
+    assert peer.settle_reproduction(reproduction=reproduction).status == "reproduced"
     assert theirs.lab_runs.count() == 1
 
 

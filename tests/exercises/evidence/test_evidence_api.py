@@ -8,7 +8,7 @@ import json
 import pytest
 from django.contrib.auth.models import User
 
-from exercises.evidence import services
+from exercises.evidence import peer, services
 from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Submission
 from lessons.models import Lesson
 from tests.conftest import signed_in
@@ -56,11 +56,13 @@ def test_unreleased_instructor_review_never_reaches_the_author(learner: User, in
 
 def test_peer_names_never_appear_in_the_api(learner: User, other_learner: User, instructor: User,
                                             submission: Submission, task: EvidenceTask) -> None:
-    services.allocate_peer_work(reviewer=other_learner, task=task)
-    peer = signed_in(other_learner)
-    seen_by_peer = peer.get(f"/api/evidence/submissions/{submission.pk}").json()
+    services.save_draft(author=other_learner, task=task, text="동료 증거", run_ids=[], lines=[])
+    services.submit(author=other_learner, task=task, submit_key="k2")
+    peer.allocate_peer_work(reviewer=other_learner, task=task)
+    peer_client = signed_in(other_learner)
+    seen_by_peer = peer_client.get(f"/api/evidence/submissions/{submission.pk}").json()
     assert seen_by_peer["author"] == "익명 동료" and learner.username not in json.dumps(seen_by_peer, ensure_ascii=False)
-    assert post(peer, f"/api/evidence/submissions/{submission.pk}/reviews", {"judgements": judgements(submission)}).status_code == 201
+    assert post(peer_client, f"/api/evidence/submissions/{submission.pk}/reviews", {"judgements": judgements(submission)}).status_code == 201
     services.release_reviews(instructor=instructor, submission=submission)
     seen_by_author = signed_in(learner).get(f"/api/evidence/submissions/{submission.pk}").json()
     assert other_learner.username not in json.dumps(seen_by_author, ensure_ascii=False)

@@ -10,11 +10,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from exercises.evidence import services
-from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Submission
+from exercises.evidence import peer, services
+from exercises.evidence.models import INSUFFICIENT, CohortTaskSetting, EvidenceTask, Submission
 from lessons.models import Lesson
 from tests.conftest import signed_in
-from tutor.models import Cohort
+from tutor.models import AuditEntry, Cohort
 from tutor.roles import Role
 
 
@@ -36,9 +36,11 @@ def test_queue_shows_waiting_disagreement_and_flags(learner: User, other_learner
                                                     task: EvidenceTask) -> None:
     third = make_user("third")
     mine = submitted(learner, task)
-    for peer, pick in ((other_learner, 0), (third, -1)):
-        allocation = services.assign_peer(instructor=instructor, submission=mine, reviewer=peer)
-        services.record_review(reviewer=peer, submission=allocation.submission, kind="peer", judgements=levels(mine, pick), comment="")
+    for reviewer, pick in ((other_learner, 0), (third, -1)):
+        submitted(reviewer, task)
+        allocation = peer.assign_peer(instructor=instructor, submission=mine, reviewer=reviewer)
+        services.record_review(reviewer=reviewer, submission=allocation.submission, kind="peer",
+                               judgements=levels(mine, pick), comment="")
     client = signed_in(instructor)
     page = client.get(reverse("evidence:queue")).content.decode()
     assert "learner" in page and "불일치" in page
@@ -49,15 +51,23 @@ def test_queue_shows_waiting_disagreement_and_flags(learner: User, other_learner
 
 
 def test_waiting_submission_can_be_assigned_or_its_minimum_lowered(learner: User, other_learner: User,
-                                                                   instructor: User, task: EvidenceTask) -> None:
+                                                                   instructor: User, cohort: Cohort,
+                                                                   task: EvidenceTask) -> None:
+    """The waiting list offers an eligible reviewer and lowers the minimum for that cohort only, with an audit
+    entry; the task's file default stays."""
     mine = submitted(learner, task)
+    submitted(other_learner, task)
     client = signed_in(instructor)
-    assert "기다리는 중" in client.get(reverse("evidence:queue")).content.decode()
+    page = client.get(reverse("evidence:queue")).content.decode()
+    assert "기다리는 중" in page and "맡은 검토 0" in page
     client.post(reverse("evidence:assign", args=[mine.pk]), {"reviewer": other_learner.pk})
     assert mine.allocations.get().reviewer == other_learner
-    client.post(reverse("evidence:minimum", args=[task.slug]), {"minimum": "0", "reason": "시간 부족"})
+    assert "(검토 중 1)" in client.get(reverse("evidence:queue")).content.decode()
+    client.post(reverse("evidence:cohort-minimum", args=[cohort.pk, task.slug]), {"minimum": "0", "reason": "시간 부족"})
     task.refresh_from_db()
-    assert task.min_peer_reviews == 0
+    assert task.default_min_peer_reviews == 1
+    assert CohortTaskSetting.objects.get(cohort=cohort, task=task).min_peer_reviews == 0
+    assert AuditEntry.objects.filter(action="cohort_setting.min_peer_reviews", actor=instructor).exists()
 
 
 def test_csv_export_lists_only_the_instructors_cohorts(learner: User, make_user, instructor: User, task: EvidenceTask) -> None:
@@ -66,7 +76,7 @@ def test_csv_export_lists_only_the_instructors_cohorts(learner: User, make_user,
     Cohort.objects.create(name="다른 기수").learners.add(stranger)
     submitted(stranger, task)
     response = signed_in(instructor).get(reverse("evidence:export"))
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0][:2] == ["task", "learner"] and [r[1] for r in rows[1:]] == ["learner"]
 
 
@@ -92,6 +102,8 @@ def test_cohort_progress_shows_the_three_tracks(learner: User, instructor: User,
 
 def test_audit_log_is_read_only_and_scoped(learner: User, instructor: User, make_user, task: EvidenceTask) -> None:
     mine = submitted(learner, task)
+    services.record_review(reviewer=instructor, submission=mine, kind="instructor", judgements=levels(mine, 0),
+                           comment="")
     services.release_reviews(instructor=instructor, submission=mine)
     page = signed_in(instructor).get(reverse("tutor:audit")).content.decode()
     assert "review.release" in page
@@ -100,15 +112,16 @@ def test_audit_log_is_read_only_and_scoped(learner: User, instructor: User, make
     assert signed_in(instructor).post(reverse("tutor:audit")).status_code == 405
 
 
-def test_release_per_task_covers_only_the_instructors_cohorts(learner: User, make_user, instructor: User,
-                                                              task: EvidenceTask) -> None:
+def test_release_per_task_covers_only_the_instructors_cohorts(learner: User, other_learner: User, make_user,
+                                                              instructor: User, task: EvidenceTask) -> None:
     mine = submitted(learner, task)
     stranger = make_user("stranger", in_cohort=False)
     Cohort.objects.create(name="다른 기수").learners.add(stranger)
     theirs = submitted(stranger, task)
+    services.record_review(reviewer=instructor, submission=mine, kind="instructor", judgements=levels(mine, 0),
+                           comment="")
     response = signed_in(instructor).post(reverse("evidence:release-task", args=[task.slug]))
     assert response.status_code == 302
-    mine.refresh_from_db()
-    theirs.refresh_from_db()
-    assert mine.released_at is not None and theirs.released_at is None
+    assert mine.reviews.get().released_at is not None
+    assert not theirs.reviews.exists()
     assert signed_in(learner).post(reverse("evidence:release-task", args=[task.slug])).status_code == 404

@@ -1,0 +1,114 @@
+"""CSV exports for instructors: the review record of every version, and a gradebook of three tracks.
+
+Every cell that a spreadsheet would read as a formula (starting with = + - @,
+a tab or a carriage return) is prefixed with an apostrophe (OWASP's CSV
+injection rule), and the file starts with a UTF-8 BOM so the Korean is read.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
+
+from lessons.selectors import progress_of
+from tutor.access import AnyUser
+
+from .models import Review, Submission
+from .selectors import disagreeing_criteria, instructor_cohorts, level_label, peer_minimum
+
+BOM = "\ufeff"
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise(value: object) -> str:
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def to_csv(rows: Iterable[list[object]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    for row in rows:
+        writer.writerow([neutralise(cell) for cell in row])
+    return BOM + buffer.getvalue()
+
+
+def _submissions_of_cohorts(instructor: AnyUser) -> list[Submission]:
+    learners = get_user_model().objects.filter(cohorts__in=instructor_cohorts(instructor)).distinct()
+    return list(Submission.objects.submitted().filter(author__in=learners)
+                .select_related("task", "author", "rubric_version", "fixture_version")
+                .prefetch_related("reviews__reviewer", "reviews__flags", "reviews__rubric_version",
+                                  "allocations__reproductions")
+                .order_by("task__lesson__order", "task__order", "author__username", "version"))
+
+
+def review_rows(instructor: AnyUser) -> list[list[object]]:
+    """One row per review (or per unreviewed version), every version, one column per task/criterion."""
+    submissions = _submissions_of_cohorts(instructor)
+    columns: list[tuple[str, str]] = []
+    for submission in submissions:
+        for criterion in submission.rubric_version.criteria:
+            if (submission.task.slug, criterion["key"]) not in columns:
+                columns.append((submission.task.slug, criterion["key"]))
+    header = ["task", "learner", "version", "submitted_at", "rubric_version", "fixture_version", "peer_minimum",
+              "review_kind", "reviewer", "review_released", *[f"{t}:{c}" for t, c in columns],
+              "citations", "comment", "flags", "disagreement", "disagreement_resolution", "reproduction"]
+    rows: list[list[object]] = [header]
+    for submission in submissions:
+        reviews: list[Review | None] = list(submission.reviews.all()) or [None]
+        disagreement = "; ".join(disagreeing_criteria([r for r in reviews if r]))
+        base = [submission.task.slug, submission.author.get_username(), submission.version,
+                submission.submitted_at.isoformat(), submission.rubric_version.number,
+                submission.fixture_version.number if submission.fixture_version else "", peer_minimum(submission)]
+        by_key = {c["key"]: c for c in submission.rubric_version.criteria}
+        for review in reviews:
+            levels = [level_label(by_key[c], review.judgements.get(c, "")) if review and t == submission.task.slug
+                      and c in by_key else "" for t, c in columns]
+            if review is None:
+                rows.append([*base, "", "", "", *levels, "", "", "", disagreement,
+                             submission.disagreement_resolution, ""])
+                continue
+            reproductions = [f"#{r.original_id}: {r.get_status_display()}"
+                             + (f" ({', '.join(r.differences)})" if r.differences else "")
+                             + (f" [{_('바뀜')}: {', '.join(r.changed_since)}]" if r.changed_since else "")
+                             for a in submission.allocations.all() if a.reviewer_id == review.reviewer_id
+                             for r in a.reproductions.all()] if review.kind == Review.Kind.PEER else []
+            flags = [f"{f.criterion}: {f.reason}" + (f" -> {f.resolution}" if f.resolved_at else "")
+                     for f in review.flags.all()]
+            rows.append([*base, review.kind, review.reviewer.get_username(),
+                         review.released_at.isoformat() if review.released_at else "", *levels,
+                         "; ".join(f"{k}: {v}" for k, v in review.citations.items()), review.comment,
+                         " | ".join(flags), disagreement, submission.disagreement_resolution,
+                         " | ".join(reproductions)])
+    return rows
+
+
+def gradebook_rows(instructor: AnyUser) -> list[list[object]]:
+    """One row per learner and lesson: completion, self-report and review levels side by side; never a total."""
+    cohorts = list(instructor_cohorts(instructor))
+    learners = get_user_model().objects.filter(cohorts__in=cohorts).distinct().order_by("username")
+    rows: list[list[object]] = [["learner", "cohorts", "lesson", "completion", "self_report", "review_levels"]]
+    for learner in learners:
+        names = ", ".join(c.name for c in cohorts if learner.cohorts.filter(pk=c.pk).exists())
+        reviews = (Review.objects.filter(submission__author=learner).select_related("submission__task",
+                                                                                    "rubric_version")
+                   .order_by("submission__task__order", "submission__version", "created_at"))
+        for entry in progress_of(learner):
+            completion = (f"{entry.parts_reached}/{entry.parts_total}" + (f"; labs {entry.labs_run}"
+                          if entry.labs_run else "")) if entry.opened_at else ""
+            levels = []
+            for review in reviews:
+                if review.submission.task.lesson_id != entry.lesson.pk:
+                    continue
+                judged = ", ".join(f"{c['key']}={level_label(c, review.judgements.get(c['key'], ''))}"
+                                   for c in review.rubric_version.criteria)
+                state = "" if review.kind == Review.Kind.SELF or review.released_at else " (공개 전)"
+                levels.append(f"{review.submission.task.slug} v{review.submission.version} "
+                              f"{review.kind}{state}: {judged}")
+            rows.append([learner.get_username(), names, entry.lesson.slug, completion,
+                         f"{len(entry.understood)}/{entry.self_checks_total}", " | ".join(levels)])
+    return rows
