@@ -52,6 +52,7 @@ class UnderstoodIn(Schema):
 
 class SelfReportOut(Schema):
     key: str
+    version: int = Field(..., description="the lesson version whose self-check this report answered")
     understood_at: datetime
     confidence: int | None
 
@@ -65,9 +66,17 @@ class CompletionTrackOut(Schema):
     exercises_attempted: int
 
 
-class SelfReportTrackOut(Schema):
+class EarlierVersionOut(Schema):
+    version: int
     understood: int
+
+
+class SelfReportTrackOut(Schema):
+    understood: int = Field(..., description="reports on the current version's self-checks only")
     self_checks: int
+    version: int
+    standard_changed: bool = Field(..., description="기준 변경됨: reports exist on a version the lesson moved on from")
+    earlier_versions: list[EarlierVersionOut]
     reports: list[SelfReportOut]
 
 

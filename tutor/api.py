@@ -12,12 +12,13 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
-from ninja.renderers import JSONRenderer
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.renderers import JSONRenderer
 from ninja.security import HttpBearer, SessionAuth
 from ninja.security.base import AuthBase
 
-from .errors import SignInRequired, TutorError
+from . import audit, services
+from .errors import NotFound, SignInRequired, TutorError
 from .selectors import user_for_token
 
 logger = logging.getLogger(__name__)
@@ -37,6 +38,7 @@ class TokenAuth(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str) -> Any:
         user = user_for_token(token)
         if user is None:
+            services.record_bad_token(raw=token, path=request.path)
             raise SignInRequired("API 토큰이 올바르지 않거나 폐기되었습니다.")
         request.user = user
         return user
@@ -90,8 +92,10 @@ def problem(
 
 @api.exception_handler(TutorError)
 def tutor_error(request: HttpRequest, exc: TutorError) -> HttpResponse:
+    if isinstance(exc, NotFound):
+        audit.refused_access(request, exc)
     headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
-    return problem(request, status=exc.status, code=exc.code, title=exc.title, detail=exc.detail, headers=headers)
+    return problem(request, status=exc.status, code=exc.code, title=str(exc.title), detail=exc.detail, headers=headers)
 
 
 @api.exception_handler(ValidationError)

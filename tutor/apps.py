@@ -9,4 +9,11 @@ class TutorConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import checks  # noqa: F401  (registers the system checks)
+        from django.contrib.auth.signals import user_login_failed
+        from django.urls import register_converter
+
+        from . import audit, checks  # noqa: F401  (checks registers the system checks)
+        from .numbers import IdConverter
+
+        user_login_failed.connect(audit.sign_in_failed, dispatch_uid="tutor.audit.sign_in_failed")
+        register_converter(IdConverter, "id")

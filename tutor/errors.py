@@ -7,6 +7,9 @@ and the API refuse in the same words.
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 
@@ -15,23 +18,33 @@ class TutorError(Exception):
 
     status: int = 400
     code: str = "bad_request"
-    title: str = _("요청을 처리할 수 없습니다")
+    title: str | Promise = _("요청을 처리할 수 없습니다")
 
     def __init__(self, detail: str | None = None, *, retry_after: int | None = None) -> None:
         # The class-level title is lazy; this instance gets plain strings in the
         # language active when it is raised, so JSON bodies never hold a proxy.
-        self.title = str(self.title)
+        self.title: str = str(self.title)
         self.detail = str(detail or self.title)
         self.retry_after = retry_after
         super().__init__(self.detail)
 
 
 class NotFound(TutorError):
-    """Missing, or not the asker's to see: both answer the same, so nothing leaks."""
+    """Missing, or not the asker's to see: both answer the same, so nothing leaks.
+
+    An access check that refuses something that exists passes it as ``target``
+    (and why as ``reason``); the audit log names it, the person asking never
+    learns it.
+    """
 
     status = 404
     code = "not_found"
     title = _("찾을 수 없습니다")
+
+    def __init__(self, detail: str | None = None, *, target: Any = None, reason: str = "") -> None:
+        super().__init__(detail)
+        self.target = target
+        self.reason = reason
 
 
 class SignInRequired(TutorError):

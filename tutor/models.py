@@ -1,19 +1,19 @@
-"""People around the course: cohorts, personal API tokens, sign-in failures and the audit log."""
+"""People around the course: cohorts, personal API tokens, sign-in throttling and the audit log."""
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 
 class CohortQuerySet(models.QuerySet["Cohort"]):
-    def taught_by(self, user: AbstractBaseUser) -> CohortQuerySet:
+    def taught_by(self, user: User | AnonymousUser) -> CohortQuerySet:
         return self.filter(instructors=user)
 
-    def attended_by(self, user: AbstractBaseUser) -> CohortQuerySet:
+    def attended_by(self, user: User) -> CohortQuerySet:
         return self.filter(learners=user)
 
 
@@ -67,12 +67,28 @@ class ApiToken(models.Model):
         return f"{self.name} ({self.prefix}…)"
 
 
-class SignInFailure(models.Model):
-    """One failed sign-in, kept only long enough to throttle guessing."""
+class SignInThrottle(models.Model):
+    """Recent sign-in failures under one key (account and address, account, or address).
 
-    username = models.CharField(max_length=150, db_index=True)
-    address = models.GenericIPAddressField(null=True, db_index=True)
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    ``next_attempt_at`` is when the next attempt under this key may have its
+    password checked: back-off, never a lock without end.
+    """
+
+    key = models.CharField(max_length=300, unique=True)
+    failures = models.PositiveIntegerField(default=0)
+    last_failure_at = models.DateTimeField(null=True, db_index=True)
+    next_attempt_at = models.DateTimeField(null=True)
+
+
+class KnownSignInAddress(models.Model):
+    """An address from which an account signed in: the owner there skips the account-wide back-off."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    address = models.GenericIPAddressField()
+    last_seen_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "address"], name="known_sign_in_address_once")]
 
 
 class AuditEntryQuerySet(models.QuerySet["AuditEntry"]):
@@ -85,15 +101,25 @@ class AuditEntryQuerySet(models.QuerySet["AuditEntry"]):
     def about(self, target: models.Model) -> AuditEntryQuerySet:
         return self.filter(target_type=target._meta.label_lower, target_id=str(target.pk))
 
+    def chained(self) -> AuditEntryQuerySet:
+        return self.filter(seq__isnull=False).order_by("seq")
+
+    def count_repeat(self, *, at: object) -> int:
+        """Add one to a gathered refusal's count: the only change the database lets through."""
+        return models.QuerySet.update(self.filter(hour__isnull=False), repeats=F("repeats") + 1, last_at=at)
+
 
 class AuditEntry(models.Model):
     """Append-only record of who did what, when, to what and why.
 
     Separate from debug logs: an entry is written in the same transaction as
-    the change it describes, and is never updated or deleted through the site.
+    the change it describes. Database triggers refuse UPDATE and DELETE (only a
+    gathered refusal's ``repeats``/``last_at`` may grow), and each entry carries
+    an HMAC chained to the one before (``seq``, ``chain``), so an entry inserted
+    or removed behind the site's back is found by ``manage.py verify_audit``.
     """
 
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    at = models.DateTimeField(db_index=True)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -104,7 +130,15 @@ class AuditEntry(models.Model):
     reason = models.TextField(blank=True)
     before_digest = models.CharField(max_length=64, blank=True)
     after_digest = models.CharField(max_length=64, blank=True)
+    before = models.JSONField(null=True, blank=True, help_text="the state before, as a reviewer reads it")
+    after = models.JSONField(null=True, blank=True, help_text="the state after")
     detail = models.JSONField(default=dict, blank=True)
+    hour = models.DateTimeField(null=True, blank=True, help_text="set on gathered refusals: the hour they fall in")
+    repeats = models.PositiveIntegerField(default=1, help_text="identical refusals gathered into this entry")
+    last_at = models.DateTimeField(null=True, blank=True)
+    seq = models.PositiveBigIntegerField(null=True, unique=True, help_text="position in the chain")
+    key_id = models.CharField(max_length=32, blank=True)
+    chain = models.CharField(max_length=64, blank=True, help_text="HMAC-SHA256 of this entry and the chain before it")
 
     objects = AuditEntryQuerySet.as_manager()
 
@@ -112,7 +146,10 @@ class AuditEntry(models.Model):
         verbose_name = _("감사 기록")
         verbose_name_plural = _("감사 기록")
         ordering = ["-at", "-id"]
-        indexes = [models.Index(fields=["target_type", "target_id"])]
+        indexes = [
+            models.Index(fields=["target_type", "target_id"]),
+            models.Index(fields=["hour", "action", "target_type", "target_id"], name="audit_gathered"),
+        ]
         constraints = [models.CheckConstraint(condition=~Q(action=""), name="audit_action_present")]
 
     def __str__(self) -> str:
@@ -125,3 +162,27 @@ class AuditEntry(models.Model):
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise TypeError("감사 기록은 지울 수 없습니다.")
+
+
+class IntegrityCheck(models.Model):
+    """The outcome of one ``verify_audit`` or ``verify_records`` run, shown in the admin."""
+
+    class Kind(models.TextChoices):
+        AUDIT = "audit", _("감사 기록 사슬")
+        RECORDS = "records", _("실행 기록 봉인")
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    checked_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    ok = models.BooleanField()
+    checked = models.PositiveIntegerField(help_text="entries or runs checked")
+    problems = models.JSONField(default=list, help_text="one line per break, as the command printed it")
+    head_seq = models.PositiveBigIntegerField(null=True, blank=True, help_text="last chained entry seen (audit)")
+    head_chain = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        verbose_name = _("무결성 점검")
+        verbose_name_plural = _("무결성 점검")
+        ordering = ["-checked_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.checked_at:%Y-%m-%d %H:%M} {'OK' if self.ok else 'FAIL'}"

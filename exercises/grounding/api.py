@@ -1,23 +1,32 @@
-"""JSON API of the grounding app."""
+"""JSON API of the grounding app: suggestions, and the attempt flow with the pages' rules."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest
-from ninja import Router
+from ninja import Header, Router, Status
 
-from . import selectors
+from tutor.http import ApiRequest
+
+from . import feedback as feedback_rules
+from . import selectors, services
 from .engine import suggest
 from .models import Attempt
-from .schemas import AttemptOut, SuggestIn, SuggestOut
+from .schemas import AttemptIn, AttemptOut, FeedbackOut, MarksIn, SuggestIn, SuggestOut
 
 router = Router(tags=["근거 연습"])
+_PROBLEM: dict[str, dict[str, object]] = {"application/problem+json": {}}
 
 
-@router.post("/suggest", response=SuggestOut, summary="근거 후보: 주장마다 가장 그럴듯한 원문 줄과 힌트 판단")
-def suggest_lines(request: HttpRequest, payload: SuggestIn) -> dict:
+@router.post("/suggest", response=SuggestOut, summary="근거 후보: 주장마다 가장 그럴듯한 원문 줄과 힌트 판단",
+             description=("힌트는 판정이 아닙니다. 확신이 없으면 모름입니다. 한도(원문 글자·줄 수, 주장 수·길이)를 넘으면 422, "
+                          "사용자마다 1분에 정해진 횟수를 넘으면 429와 Retry-After를 돌려줍니다."),
+             openapi_extra={"responses": {"422": {"description": "한도를 넘거나 형식이 틀림", "content": _PROBLEM},
+                                          "429": {"description": "요청이 너무 잦음 (Retry-After 초 뒤 다시)",
+                                                  "content": _PROBLEM}}})
+def suggest_lines(request: ApiRequest, payload: SuggestIn) -> dict:
+    services.count_suggest_request(user=request.auth)
     results = suggest(payload.source, payload.claims)
     return {"results": [
-        {"claim": r.claim, "lines": [{"line": l.line, "score": l.score} for l in r.lines], "hint": r.hint}
+        {"claim": r.claim, "lines": [{"line": s.line, "score": s.score} for s in r.lines], "hint": r.hint}
         for r in results
     ]}
 
@@ -27,13 +36,52 @@ def attempt_out(attempt: Attempt) -> dict:
         "id": attempt.pk, "exercise": attempt.exercise.slug, "number": attempt.number, "status": attempt.status,
         "variant": attempt.variant_key, "answer_text": attempt.answer_text,
         "fixture_version": attempt.fixture_version.number,
-        "claims": [{"order": c.order, "text": c.text, "start": c.start, "end": c.end, "judgement": c.judgement,
-                    "question": c.question_key, "cited_lines": c.cited_lines} for c in attempt.claims.all()],
-        # The key's explanations are part of the feedback, which exists only after submission.
+        "claims": [{"id": c.pk, "order": c.order, "text": c.text, "start": c.start, "end": c.end,
+                    "judgement": c.judgement, "question": c.question_key, "cited_lines": c.cited_lines,
+                    "keyed": c.key is not None} for c in attempt.claims.all()],
+        # The keys and their explanations are part of the feedback, which exists only after submission.
         "feedback": attempt.feedback,
     }
 
 
+@router.post("/exercises/{slug}/attempts", response={201: AttemptOut}, summary="붙여 넣은 답변으로 시도 시작 (주장으로 나눔)",
+             description="같은 Idempotency-Key로 다시 보내면 같은 시도를 돌려줍니다. 빈 답변·너무 긴 답변은 400/413.")
+def start_attempt(request: ApiRequest, slug: str, payload: AttemptIn,
+                  idempotency_key: str = Header(..., alias="Idempotency-Key")) -> Status:
+    exercise = selectors.access_exercise(request.auth, slug)
+    variant = selectors.access_variant(exercise, payload.variant)
+    attempt = services.start_attempt(user=request.auth, exercise=exercise, answer_text=payload.answer,
+                                     variant_key=variant.key if variant else "", idempotency_key=idempotency_key)
+    return Status(201, attempt_out(attempt))
+
+
 @router.get("/attempts/{attempt_id}", response=AttemptOut, summary="근거 연습 시도 (본인과 그 강사만)")
-def get_attempt(request: HttpRequest, attempt_id: int) -> dict:
+def get_attempt(request: ApiRequest, attempt_id: int) -> dict:
     return attempt_out(selectors.access_attempt(request.auth, attempt_id))
+
+
+@router.post("/attempts/{attempt_id}/marks", response=AttemptOut, summary="주장 표시 저장: 판단, 인용한 줄, 이은 질문, 주장 아님",
+             description="보낸 칸만 바뀝니다. 본인의 제출 전 시도만 (다른 사람에게는 404, 제출한 뒤에는 409).")
+def save_marks(request: ApiRequest, attempt_id: int, payload: MarksIn) -> dict:
+    attempt = selectors.access_own_draft(request.auth, attempt_id)
+    marks = {mark.claim: {name: value for name, value in
+                          (("judgement", mark.judgement), ("lines", mark.lines), ("question", mark.question))
+                          if value is not None}
+             for mark in payload.marks}
+    services.mark_claims(attempt=attempt, marks=marks)
+    return attempt_out(attempt)
+
+
+@router.post("/attempts/{attempt_id}/submit", response=AttemptOut, summary="시도 제출 (두 번 보내도 한 번)")
+def submit_attempt(request: ApiRequest, attempt_id: int) -> dict:
+    attempt = selectors.access_own_draft(request.auth, attempt_id)
+    return attempt_out(services.submit_attempt(attempt=attempt))
+
+
+@router.get("/attempts/{attempt_id}/feedback", response=FeedbackOut, summary="주장별 피드백: 판정, 그 판정을 뒷받침한 확인, 또는 확인 안 됨",
+            description="제출한 뒤에만 있습니다 (제출 전에는 409). 이전 방식으로 만든 피드백은 format이 없어 claims가 비어 있을 수 있습니다.")
+def get_feedback(request: ApiRequest, attempt_id: int) -> dict:
+    attempt = selectors.access_attempt(request.auth, attempt_id)
+    stored = selectors.submitted_feedback(attempt)
+    claims = stored["claims"] if stored.get("format") == feedback_rules.FORMAT else []
+    return {"attempt": attempt.pk, "claims": claims, "summary": stored["summary"]}

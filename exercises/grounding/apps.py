@@ -14,6 +14,9 @@ class GroundingConfig(AppConfig):
     verbose_name = "근거 연습"
     default_auto_field = "django.db.models.BigAutoField"
 
+    def ready(self) -> None:
+        from . import checks  # noqa: F401  (registers the system checks)
+
     def load_lesson_content(self, *, lesson: Any, folder: Path) -> list[str]:
         """Called by ``lessons.services.load_course`` for every lesson folder: load its exercises."""
         from .services import load_exercises

@@ -18,6 +18,29 @@ class Judgement(models.TextChoices):
     GROUNDED = "grounded", _("근거")
     NO_DATA = "no_data", _("자료없음")
     PENDING = "pending", _("보류")
+    NOT_A_CLAIM = "not_claim", _("주장 아님")
+
+
+class Relation(models.TextChoices):
+    """What a claim says relative to the source; it decides the claim's right judgement."""
+
+    RESTATES = "restates", _("원문과 같음")
+    SILENT = "silent", _("원문에 없음")
+    CONTRADICTS = "contradicts", _("원문과 어긋남")
+    CONDITIONAL = "conditional", _("원문은 조건부·미정")
+    PARTIAL = "partial", _("일부만 원문에 있음")
+    NOT_A_CLAIM = "not_claim", _("주장이 아님")
+
+
+# The judgement each relation calls for (a claim that rightly says the source is silent restates it).
+JUDGEMENT_FOR: dict[str, str] = {
+    Relation.RESTATES: Judgement.GROUNDED,
+    Relation.SILENT: Judgement.NO_DATA,
+    Relation.CONTRADICTS: Judgement.NO_DATA,
+    Relation.CONDITIONAL: Judgement.PENDING,
+    Relation.PARTIAL: Judgement.NO_DATA,
+    Relation.NOT_A_CLAIM: Judgement.NOT_A_CLAIM,
+}
 
 
 class ExerciseQuerySet(models.QuerySet["Exercise"]):
@@ -59,6 +82,8 @@ class Question(models.Model):
     evidence = models.JSONField(default=list, help_text="Acceptable evidence lines.")
     required = models.JSONField(default=list, help_text="Lines a complete citation includes.")
     explanation = models.TextField()
+    facts = models.JSONField(default=list, blank=True, help_text="What the source says about it, in short.")
+    terms = models.JSONField(default=list, blank=True, help_text="Words by which a claim is about this question.")
 
     class Meta:
         ordering = ["order"]
@@ -93,6 +118,8 @@ class SampleAnswer(models.Model):
     title = models.CharField(max_length=200)
     variant_key = models.CharField(max_length=60, blank=True)
     text = models.TextField()
+    claims = models.JSONField(default=list, blank=True,
+                              help_text="Claim-level keys: [{text, judgement, relation, lines, question, explanation}]")
 
     class Meta:
         ordering = ["key"]
@@ -146,6 +173,9 @@ class ClaimMark(models.Model):
     judgement = models.CharField(max_length=10, choices=Judgement.choices, blank=True)
     question_key = models.CharField(max_length=60, blank=True)
     cited_lines = models.JSONField(default=list)
+    # The curated claim-level key when this claim is one of a sample answer's, word for word.
+    key = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["order"]
+

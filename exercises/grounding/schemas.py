@@ -1,18 +1,28 @@
-"""API shapes of the grounding app, with the limits of the suggest contract."""
+"""API shapes of the grounding app, with the limits of the suggest contract (also in OpenAPI)."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 from ninja import Schema
 from pydantic import Field, StrictStr, field_validator
 
-MAX_LINES = 200
-MAX_CLAIMS = 50
-MAX_LINE_CHARS = 2000
+# Limits that keep one suggest request under 200 ms on a two-core machine, cold caches and
+# value-dense text included (bench/grounding_eval.py prints the measured worst case).
+MAX_LINES = 30
+MAX_LINE_CHARS = 200
+MAX_SOURCE_CHARS = 2000
+MAX_CLAIMS = 10
+MAX_CLAIM_CHARS = 200
 
 
 class SuggestIn(Schema):
-    source: StrictStr = Field(..., description="원문. 줄바꿈으로 나뉜 줄에 1부터 번호를 붙입니다.")
-    claims: list[StrictStr] = Field(..., description="판단할 주장들")
+    source: StrictStr = Field(..., max_length=MAX_SOURCE_CHARS, description=(
+        f"원문. 줄바꿈으로 나뉜 줄에 1부터 번호를 붙입니다. {MAX_SOURCE_CHARS}자, {MAX_LINES}줄, "
+        f"한 줄 {MAX_LINE_CHARS}자까지."))
+    claims: list[StrictStr] = Field(..., max_length=MAX_CLAIMS, description=(
+        f"판단할 주장들. {MAX_CLAIMS}개까지, 하나에 {MAX_CLAIM_CHARS}자까지."),
+        json_schema_extra={"items": {"type": "string", "maxLength": MAX_CLAIM_CHARS}})
 
     @field_validator("source")
     @classmethod
@@ -30,11 +40,9 @@ class SuggestIn(Schema):
     @field_validator("claims")
     @classmethod
     def claims_are_usable(cls, value: list[str]) -> list[str]:
-        if len(value) > MAX_CLAIMS:
-            raise ValueError(f"주장은 {MAX_CLAIMS}개까지입니다 (지금 {len(value)}개).")
         for number, claim in enumerate(value, start=1):
-            if len(claim) > MAX_LINE_CHARS:
-                raise ValueError(f"{number}번째 주장이 {MAX_LINE_CHARS}자를 넘습니다.")
+            if len(claim) > MAX_CLAIM_CHARS:
+                raise ValueError(f"{number}번째 주장이 {MAX_CLAIM_CHARS}자를 넘습니다.")
         return value
 
 
@@ -46,14 +54,20 @@ class LineScoreOut(Schema):
 class SuggestionOut(Schema):
     claim: str
     lines: list[LineScoreOut]
-    hint: str
+    hint: str = Field(..., description="근거 · 자료없음 · 보류 · 모름. 힌트일 뿐 판정이 아닙니다.")
 
 
 class SuggestOut(Schema):
     results: list[SuggestionOut]
 
 
+class AttemptIn(Schema):
+    answer: StrictStr = Field(..., description="붙여 넣은 모델의 답변 (8,000자까지, 글자로만 저장)")
+    variant: StrictStr = Field("", description="원문 변형의 키 (없으면 기본 안내문)")
+
+
 class ClaimOut(Schema):
+    id: int
     order: int
     text: str
     start: int
@@ -61,6 +75,7 @@ class ClaimOut(Schema):
     judgement: str
     question: str
     cited_lines: list[int]
+    keyed: bool = Field(..., description="예시 답변의 주장이라 주장별 답안 키가 있는지 (키 내용은 제출 뒤 피드백에만)")
 
 
 class AttemptOut(Schema):
@@ -73,3 +88,40 @@ class AttemptOut(Schema):
     fixture_version: int
     claims: list[ClaimOut]
     feedback: dict | None
+
+
+class MarkIn(Schema):
+    claim: int = Field(..., description="주장의 id")
+    judgement: Literal["", "grounded", "no_data", "pending", "not_claim"] | None = Field(
+        None, description="근거 grounded · 자료없음 no_data · 보류 pending · 주장 아님 not_claim · 지우기 \"\"")
+    lines: list[int] | None = Field(None, max_length=50, description="인용한 원문 줄 번호")
+    question: StrictStr | None = Field(None, description="이은 질문의 키 (\"\"이면 질문과 상관없음)")
+
+
+class MarksIn(Schema):
+    marks: list[MarkIn] = Field(..., max_length=50)
+
+
+class CheckOut(Schema):
+    name: str = Field(..., description="claim_key · values · question_silent · citation")
+    label: str
+    verdict: Literal["right", "review"]
+    reason: str
+
+
+class ClaimFeedbackOut(Schema):
+    order: int
+    text: str
+    judgement: str
+    verdict: str = Field(..., description="right(맞음) · review(다시 보기) · unchecked(확인 안 됨) · set_aside(주장 아님) · unmarked")
+    checks: list[CheckOut] = Field(..., description="판정을 뒷받침한 확인들. 없으면 확인 안 됨")
+    relation: str = ""
+    expected: str = ""
+    compare: list[tuple[int, str]] = Field(default_factory=list, description="견주어 볼 원문 줄 (번호, 글)")
+    explanation: str = ""
+
+
+class FeedbackOut(Schema):
+    attempt: int
+    claims: list[ClaimFeedbackOut]
+    summary: dict

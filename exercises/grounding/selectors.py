@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
@@ -11,7 +10,7 @@ from lessons.content import SLUG
 from lessons.selectors import access_lesson
 from tutor import access
 from tutor.access import AnyUser
-from tutor.errors import NotFound
+from tutor.errors import Conflict, NotFound
 
 from .models import Attempt, Exercise, Variant
 
@@ -45,8 +44,10 @@ def access_attempt(user: AnyUser, attempt_id: int) -> Attempt:
     access.require_sign_in(user)
     attempt = (Attempt.objects.select_related("exercise__lesson", "fixture_version", "user")
                .filter(pk=attempt_id).first())
-    if attempt is None or not access.may_see_records_of(user, attempt.user):
+    if attempt is None:
         raise NotFound(_("그런 시도는 없습니다."))
+    if not access.may_see_records_of(user, attempt.user):
+        raise NotFound(_("그런 시도는 없습니다."), target=attempt, reason="남의 시도")
     return attempt
 
 
@@ -54,11 +55,11 @@ def access_own_draft(user: AnyUser, attempt_id: int) -> Attempt:
     """Only the author marks their own attempt; an instructor sees it but cannot change it."""
     attempt = access_attempt(user, attempt_id)
     if attempt.user_id != user.pk:
-        raise NotFound(_("그런 시도는 없습니다."))
+        raise NotFound(_("그런 시도는 없습니다."), target=attempt, reason="남의 시도 고치기")
     return attempt
 
 
-def attempts_of(user: AbstractBaseUser, exercise: Exercise) -> list[Attempt]:
+def attempts_of(user: User, exercise: Exercise) -> list[Attempt]:
     return list(Attempt.objects.of(user).filter(exercise=exercise).order_by("-number"))
 
 
@@ -68,3 +69,10 @@ def learner_attempts_for(viewer: AnyUser, exercise: Exercise, username: str) -> 
     if learner is None or not access.may_see_records_of(viewer, learner):
         raise NotFound(_("그런 학습자의 기록은 없습니다."))
     return learner, attempts_of(learner, exercise)
+
+
+def submitted_feedback(attempt: Attempt) -> dict:
+    """The stored feedback of a submitted attempt; before submission there is none to read."""
+    if attempt.status != Attempt.Status.SUBMITTED or attempt.feedback is None:
+        raise Conflict(_("제출한 뒤에 피드백을 볼 수 있습니다."))
+    return attempt.feedback

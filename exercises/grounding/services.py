@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 from django.utils import timezone
@@ -13,20 +16,28 @@ from django.utils.translation import gettext as _
 from lessons.content import ContentError, folder_digest
 from lessons.models import CompletionRecord, Fixture, Lesson
 from lessons.services import record_completion
-from tutor.errors import Conflict, NotFound, TutorError
+from tutor.errors import Conflict, NotFound, Throttled, TutorError
+from tutor.numbers import int_or_none
 
 from . import feedback
-from .content import read_exercise
-from .engine import split_claims, suggest
+from .content import claim_text_key, read_exercise
+from .engine import absent_words_shared, split_claims, suggest
 from .models import Attempt, ClaimMark, Exercise, Judgement, Question, SampleAnswer, Variant
 
 MAX_ANSWER_CHARS = 8000
 MAX_CLAIMS = 50
+DEFAULT_SUGGEST_PER_MINUTE = 60
 # A claim is linked to the question it most resembles only above this score.
 QUESTION_LINK_MIN_SCORE = 0.1
 
 
-class AnswerTooLong(TutorError):
+class PasteRefused(TutorError):
+    """A paste the site cannot take (empty, too long, too many claims): the page keeps the text."""
+
+    title = "붙여 넣은 답변을 받을 수 없습니다"
+
+
+class AnswerTooLong(PasteRefused):
     status = 413
     code = "too_large"
     title = "붙여 넣은 답변이 너무 깁니다"
@@ -35,6 +46,9 @@ class AnswerTooLong(TutorError):
 def load_exercises(*, lesson: Lesson, folder: Path) -> list[str]:
     """Upsert the exercises under ``<lesson folder>/exercises``; one whose folder is gone is deactivated."""
     root = folder / "exercises"
+    line_counts = {f.slug: len(f.current_version.numbered_lines())
+                   for f in Fixture.objects.filter(current_version__isnull=False).select_related("current_version")
+                   if f.current_version is not None}
     seen: set[str] = set()
     lines: list[str] = []
     for exercise_dir in sorted(p for p in root.iterdir() if (p / "exercise.yaml").is_file()) if root.is_dir() else []:
@@ -43,7 +57,8 @@ def load_exercises(*, lesson: Lesson, folder: Path) -> list[str]:
         current = Exercise.objects.filter(slug=exercise_dir.name).first()
         if current is not None and current.digest == digest and current.is_active:
             continue
-        _upsert_exercise(lesson=lesson, slug=exercise_dir.name, spec=read_exercise(exercise_dir), digest=digest)
+        _upsert_exercise(lesson=lesson, slug=exercise_dir.name,
+                         spec=read_exercise(exercise_dir, line_counts=line_counts), digest=digest)
         lines.append(_("근거 연습 반영: %(slug)s") % {"slug": exercise_dir.name})
     for exercise in Exercise.objects.filter(lesson=lesson, is_active=True).exclude(slug__in=seen):
         exercise.is_active = False
@@ -80,23 +95,45 @@ def _upsert_exercise(*, lesson: Lesson, slug: str, spec: dict, digest: str) -> E
     return exercise
 
 
-def suggest_question(claim: str, questions: list[Question]) -> str:
-    """The key of the question a claim most resembles, or "" when none is close enough."""
+def suggest_question(claim: str, questions: list[Question], source: str) -> str:
+    """The key of the question a claim answers, or "" when that is not clear.
+
+    The link decides which key the feedback checks the claim against, so it is made only
+    when the claim resembles the question and the claim's best source line is one of that
+    question's evidence lines; for a question the source cannot answer (자료없음), when the
+    claim names something of the question that the source never mentions (주차).
+    """
     if not questions:
         return ""
     best = suggest([q.text for q in questions], [claim])[0].lines
     if not best or best[0].score < QUESTION_LINK_MIN_SCORE:
         return ""
-    return questions[best[0].line - 1].key
+    question = questions[best[0].line - 1]
+    if question.judgement == Judgement.NO_DATA:
+        about = any(term in claim for term in question.terms) if question.terms else \
+            absent_words_shared(source, question.text, claim)
+        return question.key if about else ""
+    top = [line.line for line in suggest(source, [claim])[0].lines[:1]]
+    return question.key if set(top) & set(question.evidence) else ""
+
+
+def claim_key_for(exercise: Exercise, variant_key: str, text: str) -> dict | None:
+    """The curated key of a sample answer's claim with exactly this text (whitespace aside)."""
+    wanted = claim_text_key(text)
+    for sample in exercise.samples.filter(variant_key=variant_key):
+        for key in sample.claims:
+            if key["text"] == wanted:
+                return key
+    return None
 
 
 def start_attempt(
-    *, user: AbstractBaseUser, exercise: Exercise, answer_text: str, variant_key: str, idempotency_key: str
+    *, user: User, exercise: Exercise, answer_text: str, variant_key: str, idempotency_key: str
 ) -> Attempt:
     """Store the pasted answer and its claims. The same key returns the same attempt (double submit)."""
     text = answer_text.replace("\r\n", "\n").strip()
     if not text:
-        raise TutorError(_("붙여 넣은 답변이 비어 있습니다. 모델의 답을 붙여 넣어 주세요."))
+        raise PasteRefused(_("붙여 넣은 답변이 비어 있습니다. 모델의 답을 붙여 넣어 주세요."))
     if len(text) > MAX_ANSWER_CHARS:
         raise AnswerTooLong(_("답변은 %(n)d자까지 받을 수 있습니다 (지금 %(len)d자). 붙여 넣은 글은 입력란에 그대로 있습니다.")
                             % {"n": MAX_ANSWER_CHARS, "len": len(text)})
@@ -112,10 +149,16 @@ def start_attempt(
     if variant_key and variant is None:
         raise NotFound(_("그런 변형은 없습니다."))
     claims = split_claims(text)
+    if not claims:
+        raise PasteRefused(_("붙여 넣은 글에서 주장을 찾지 못했습니다 (인사말, 제목, 질문만 있습니다). 모델의 답을 붙여 넣어 주세요."))
     if len(claims) > MAX_CLAIMS:
-        raise TutorError(_("주장이 %(n)d개를 넘습니다. 답변을 나누어 붙여 넣어 주세요.") % {"n": MAX_CLAIMS})
+        raise PasteRefused(_("주장이 %(n)d개를 넘습니다. 답변을 나누어 붙여 넣어 주세요.") % {"n": MAX_CLAIMS})
     fixture = variant.fixture if variant else exercise.fixture
     questions = list(exercise.questions.all())
+    if fixture.current_version is None:
+        raise TutorError(_("이 연습의 원문이 아직 준비되지 않았습니다."))
+    source = fixture.current_version.text
+    variant_key = variant.key if variant else ""
     try:
         with transaction.atomic():
             number = (Attempt.objects.filter(user=user, exercise=exercise).aggregate(n=Max("number"))["n"] or 0) + 1
@@ -124,11 +167,13 @@ def start_attempt(
                 variant_key=variant.key if variant else "", fixture_version=fixture.current_version,
                 exercise_version=exercise.version, answer_text=text,
             )
-            ClaimMark.objects.bulk_create(
-                ClaimMark(attempt=attempt, order=n, start=c.start, end=c.end, text=c.text,
-                          question_key=suggest_question(c.text, questions))
-                for n, c in enumerate(claims, start=1)
-            )
+            marks = []
+            for n, c in enumerate(claims, start=1):
+                claim_key = claim_key_for(exercise, variant_key, c.text)
+                question = claim_key["question"] if claim_key else suggest_question(c.text, questions, source)
+                marks.append(ClaimMark(attempt=attempt, order=n, start=c.start, end=c.end, text=c.text,
+                                       question_key=question, key=claim_key))
+            ClaimMark.objects.bulk_create(marks)
     except IntegrityError:
         return Attempt.objects.get(user=user, idempotency_key=key)
     return attempt
@@ -143,13 +188,14 @@ def _line_count(attempt: Attempt) -> int:
     return len(attempt.fixture_version.numbered_lines())
 
 
-def parse_lines(raw: str, *, line_count: int) -> list[int]:
-    """Read "2, 5 7" into [2, 5, 7]; refuse numbers outside the source with a clear message."""
+def parse_lines(raw: str | list[int], *, line_count: int) -> list[int]:
+    """Read "2, 5 7" (or [2, 5, 7]) into [2, 5, 7]; refuse numbers outside the source with a clear message."""
     numbers: set[int] = set()
-    for token in raw.replace(",", " ").replace("번", " ").split():
-        if not token.isdigit():
-            raise TutorError(_("인용한 줄은 숫자로 적어 주세요 (예: 2, 5). '%(t)s'는 읽을 수 없습니다.") % {"t": token[:20]})
-        number = int(token)
+    tokens = [str(n) for n in raw] if isinstance(raw, list) else raw.replace(",", " ").replace("번", " ").split()
+    for token in tokens:
+        number = int_or_none(token)
+        if number is None:
+            raise TutorError(_("인용한 줄은 숫자(0–9)로 적어 주세요 (예: 2, 5). '%(t)s'는 읽을 수 없습니다.") % {"t": token[:20]})
         if not 1 <= number <= line_count:
             raise TutorError(_("%(n)d번 줄은 없습니다. 원문은 1–%(max)d번 줄입니다.") % {"n": number, "max": line_count})
         numbers.add(number)
@@ -157,7 +203,7 @@ def parse_lines(raw: str, *, line_count: int) -> list[int]:
 
 
 @transaction.atomic
-def mark_claims(*, attempt: Attempt, marks: dict[int, dict[str, str]]) -> None:
+def mark_claims(*, attempt: Attempt, marks: dict[int, dict[str, str | list[int]]]) -> None:
     """Save the learner's marks: {claim id: {judgement, question, lines}} (only the fields sent change)."""
     _draft(attempt)
     claims = {c.pk: c for c in attempt.claims.select_for_update()}
@@ -169,7 +215,7 @@ def mark_claims(*, attempt: Attempt, marks: dict[int, dict[str, str]]) -> None:
             raise NotFound(_("그런 주장은 없습니다."))
         if "judgement" in fields:
             if fields["judgement"] not in {"", *Judgement.values}:
-                raise TutorError(_("판단은 근거, 자료없음, 보류 가운데 하나입니다."))
+                raise TutorError(_("판단은 근거, 자료없음, 보류, 주장 아님 가운데 하나입니다."))
             claim.judgement = fields["judgement"]
         if "question" in fields:
             if fields["question"] not in {"", *question_keys}:
@@ -178,6 +224,38 @@ def mark_claims(*, attempt: Attempt, marks: dict[int, dict[str, str]]) -> None:
         if "lines" in fields:
             claim.cited_lines = parse_lines(fields["lines"], line_count=line_count)
         claim.save()
+
+
+def count_suggest_request(*, user: User) -> None:
+    """Count one suggest request in the user's current minute; refuse with 429 beyond the allowance.
+
+    A fixed one-minute window per user in Django's cache: no database write on the hot path.
+    The count is shared by every server process that shares the cache (``CACHES``); with the
+    default per-process memory cache each process counts on its own.
+    """
+    limit = suggest_allowance()
+    now = clock()
+    window = int(now // 60)
+    key = f"grounding:suggest:{user.pk}:{window}"
+    cache.add(key, 0, timeout=120)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, timeout=120)
+        count = 1
+    if count > limit:
+        retry = max(1, int((window + 1) * 60 - now) + 1)
+        raise Throttled(_("근거 후보 요청은 1분에 %(n)d번까지입니다. %(s)d초 뒤에 다시 시도하세요.") % {"n": limit, "s": retry},
+                        retry_after=retry)
+
+
+def clock() -> float:
+    """Seconds since the epoch (a seam for tests of the rate-limit window)."""
+    return time.time()
+
+
+def suggest_allowance() -> int:
+    return int(getattr(settings, "GROUNDING_SUGGEST_PER_MINUTE", DEFAULT_SUGGEST_PER_MINUTE))
 
 
 @transaction.atomic
@@ -194,6 +272,7 @@ def merge_with_next(*, attempt: Attempt, claim_id: int) -> None:
     first.end = second.end
     first.text = attempt.answer_text[first.start:first.end]
     first.cited_lines = sorted(set(first.cited_lines) | set(second.cited_lines))
+    first.key = claim_key_for(attempt.exercise, attempt.variant_key, first.text)
     first.save()
     second.delete()
     _renumber(attempt)
@@ -216,10 +295,13 @@ def split_claim(*, attempt: Attempt, claim_id: int, before: str) -> None:
         raise TutorError(_("나눈 앞부분이 비어 있습니다."))
     start_second = claim.start + offset
     ClaimMark.objects.filter(attempt=attempt, order__gt=claim.order).update(order=F("order") + 1)
+    second_text = attempt.answer_text[start_second:claim.end]
     ClaimMark.objects.create(attempt=attempt, order=claim.order + 1, start=start_second, end=claim.end,
-                             text=attempt.answer_text[start_second:claim.end], question_key="")
+                             text=second_text, question_key="",
+                             key=claim_key_for(attempt.exercise, attempt.variant_key, second_text))
     claim.end = claim.start + len(head)
     claim.text = attempt.answer_text[claim.start:claim.end]
+    claim.key = claim_key_for(attempt.exercise, attempt.variant_key, claim.text)
     claim.save()
     _renumber(attempt)
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest
 from ninja import Header, Router, Status
+
+from tutor.http import ApiRequest
 
 from . import records, selectors, services
 from .models import LabRun
@@ -13,6 +14,8 @@ router = Router(tags=["실습"])
 
 
 def run_out(run: LabRun) -> dict:
+    """The full record with its seal: the same for the owner, their instructors and an allocated peer."""
+    check = records.check_seal(run)
     return {
         "id": run.pk, "lab": run.lab.slug, "step": run.step, "status": run.status,
         "status_label": run.get_status_display(), "exit_code": run.exit_code, "signal": run.signal,
@@ -20,14 +23,19 @@ def run_out(run: LabRun) -> dict:
         "wall_ms": run.wall_ms, "cpu_ms": run.cpu_ms, "checks": run.check_results, "code": run.code,
         "code_digest": run.code_digest, "lab_version": run.lab_version, "fixture_versions": run.fixture_versions,
         "limits": run.limits, "interpreter": run.interpreter, "failure_reason": run.failure_reason,
-        "record_digest": run.record_digest,
-        "record_verifies": records.digest_verifies(run) if run.is_finished else None,
+        "prediction": run.prediction, "stdin": run.stdin, "files": run.files,
+        "record_verifies": check.verified if run.is_finished else None,
+        "seal": {
+            "algorithm": "HMAC-SHA256", "key_id": run.seal_key_id, "value": run.seal, "state": check.state,
+            "verified": check.verified, "message": check.message, "covers": list(records.SEALED_FIELDS),
+            "changed": check.changed, "not_covered": list(records.NOT_SEALED),
+        },
         "created_at": run.created_at, "finished_at": run.finished_at,
     }
 
 
 @router.get("/{slug}", response=LabOut, summary="실습 하나 (참고 답안 제외)")
-def get_lab(request: HttpRequest, slug: str) -> dict:
+def get_lab(request: ApiRequest, slug: str) -> dict:
     lab = selectors.access_lab(request.auth, slug)
     return {
         "slug": lab.slug, "lesson": lab.lesson.slug, "title": lab.title, "summary": lab.summary,
@@ -37,7 +45,7 @@ def get_lab(request: HttpRequest, slug: str) -> dict:
 
 
 @router.post("/{slug}/runs", response={202: RunOut}, summary="실행 요청 (Idempotency-Key 헤더로 한 번만)")
-def request_run(request: HttpRequest, slug: str, payload: RunIn,
+def request_run(request: ApiRequest, slug: str, payload: RunIn,
                 idempotency_key: str = Header(..., alias="Idempotency-Key")) -> Status:
     lab = selectors.access_lab(request.auth, slug)
     run = services.request_run(user=request.auth, lab=lab, code=payload.code, step=payload.step,
@@ -46,5 +54,5 @@ def request_run(request: HttpRequest, slug: str, payload: RunIn,
 
 
 @router.get("/runs/{run_id}", response=RunOut, summary="실행 기록 (본인과 그 강사만)")
-def get_run(request: HttpRequest, run_id: int) -> dict:
+def get_run(request: ApiRequest, run_id: int) -> dict:
     return run_out(selectors.access_run(request.auth, run_id))

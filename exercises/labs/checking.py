@@ -32,7 +32,7 @@ def evaluate(check: dict[str, Any], result: RunResult) -> tuple[bool, str]:
     if kind == "stdout_not_contains":
         return str(value) not in result.stdout, ""
     if kind == "exit_status":
-        return result.exit_code == int(value), _("종료 코드: %(code)s") % {"code": result.exit_code}
+        return result.exit_code == int(str(value)), _("종료 코드: %(code)s") % {"code": result.exit_code}
     if kind == "exception":
         raised = raised_exception(result.stderr)
         return raised == value, _("발생한 예외: %(name)s") % {"name": raised or _("없음")}

@@ -1,12 +1,13 @@
 """Labs and their runs. A ``LabRun`` is a record a reviewer can trust: it keeps
-what ran, under which limits and fixture versions, what came out, and a digest
-over all of it."""
+what ran, under which limits and fixture versions, what came out, and a keyed
+seal over all of it (``records.py``)."""
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from lessons.models import Fixture, Lesson
@@ -61,7 +62,7 @@ class LabRunQuerySet(models.QuerySet["LabRun"]):
     def in_flight(self) -> LabRunQuerySet:
         return self.filter(status__in=[LabRun.Status.QUEUED, LabRun.Status.RUNNING])
 
-    def of(self, user: AbstractBaseUser) -> LabRunQuerySet:
+    def of(self, user: User) -> LabRunQuerySet:
         return self.filter(user=user)
 
     def own_work(self) -> LabRunQuerySet:
@@ -99,6 +100,8 @@ class LabRun(models.Model):
     )
     prediction = models.TextField(blank=True)
     code = models.TextField()
+    stdin = models.TextField(blank=True, help_text="standard input given to the program (empty: none)")
+    files = models.JSONField(default=dict, help_text="{name: sha256} of every file bound beside main.py")
     code_digest = models.CharField(max_length=64)
     lab_version = models.PositiveIntegerField()
     fixture_versions = models.JSONField(default=dict, help_text="{slug: {number, digest}}")
@@ -114,7 +117,9 @@ class LabRun(models.Model):
     cpu_ms = models.FloatField(null=True, blank=True)
     check_results = models.JSONField(default=list, help_text="[{id, label, passed, detail}]")
     failure_reason = models.TextField(blank=True)
-    record_digest = models.CharField(max_length=64, blank=True)
+    seal = models.CharField(max_length=64, blank=True, help_text="HMAC-SHA256 over seal_digests (records.py)")
+    seal_key_id = models.CharField(max_length=32, blank=True)
+    seal_digests = models.JSONField(default=dict, blank=True, help_text="{field: sha256} of each sealed field")
     attempts = models.PositiveSmallIntegerField(default=0)
     worker = models.CharField(max_length=100, blank=True, help_text="host:pid of the worker that ran it")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
@@ -144,10 +149,17 @@ class LabRun(models.Model):
 
 
 class SandboxHealth(models.Model):
-    """The result of the sandbox self-test a worker ran at start. Labs are refused while the latest failed."""
+    """The result of the sandbox self-test a worker ran at start, kept per host.
+
+    A worker takes runs only while its own check passed, and marks ``seen_at``
+    while it runs; the site refuses runs only when no live worker's check passed.
+    """
 
     checked_at = models.DateTimeField(auto_now_add=True, db_index=True)
     ok = models.BooleanField()
+    host = models.CharField(max_length=100, db_index=True, default="", help_text="the worker's host name")
+    seen_at = models.DateTimeField(default=timezone.now, db_index=True,
+                                   help_text="last sign of life of the worker that ran this check")
     worker = models.CharField(max_length=100)
     interpreter = models.CharField(max_length=40, blank=True)
     detail = models.JSONField(default=list, help_text="[{name, contained, status, note}]")

@@ -14,6 +14,18 @@ class CheckResultOut(Schema):
     detail: str
 
 
+class SealOut(Schema):
+    algorithm: str = Field(..., description="HMAC-SHA256, over the SHA-256 of each covered field")
+    key_id: str
+    value: str
+    state: str = Field(..., description="verified · changed · forged · unknown_key · unsealed · pending")
+    verified: bool
+    message: str
+    covers: list[str] = Field(..., description="the run fields the seal covers")
+    changed: list[str] = Field(..., description="covered fields that no longer match their sealed digest")
+    not_covered: list[str]
+
+
 class RunOut(Schema):
     id: int
     lab: str
@@ -29,14 +41,17 @@ class RunOut(Schema):
     cpu_ms: float | None
     checks: list[CheckResultOut]
     code: str
+    prediction: str
+    stdin: str
+    files: dict[str, str]
     code_digest: str
     lab_version: int
     fixture_versions: dict
     limits: dict
     interpreter: str
     failure_reason: str
-    record_digest: str
     record_verifies: bool | None
+    seal: SealOut
     created_at: datetime
     finished_at: datetime | None
 

@@ -1,8 +1,14 @@
-// Grounding exercises: keyboard marking (1/2/3), citing lines by clicking them,
+// Grounding exercises: keyboard marking (1/2/3/4), citing lines by clicking them,
 // highlighting the active claim's lines, copying the prompt, keeping a draft of the paste.
+//
+// The claim that receives a citation ("인용 대상", shown above the source) is the one the
+// learner last worked on: pressed a key in, clicked, typed in, or chose with "이 주장에 원문
+// 줄 인용하기". Moving focus forward with Tab makes a claim the target too, but moving back
+// with Shift+Tab does not: going back to the source passes the earlier claims on the way.
 (function () {
   "use strict";
   var active = null;
+  var backwards = false;
 
   function claimOf(node) { return node && node.closest ? node.closest("fieldset.claim") : null; }
   function linesInput(claim) { return claim.querySelector("input[name^='lines-']"); }
@@ -30,6 +36,8 @@
       if (button) button.setAttribute("aria-pressed", cited.indexOf(n) !== -1 ? "true" : "false");
     });
     document.querySelectorAll("fieldset.claim").forEach(function (c) { c.classList.toggle("active", c === active); });
+    var target = document.getElementById("cite-target");
+    if (target) target.textContent = active ? "인용 대상: " + active.querySelector("legend").textContent : "";
   }
 
   function setActive(claim) { if (claim && claim !== active) { active = claim; highlight(); } }
@@ -46,14 +54,20 @@
     announce(claim);
   }
 
-  document.addEventListener("focusin", function (event) { setActive(claimOf(event.target)); });
+  document.addEventListener("focusin", function (event) {
+    if (!backwards) setActive(claimOf(event.target));
+    backwards = false;
+  });
+  document.addEventListener("pointerdown", function (event) { setActive(claimOf(event.target)); });
 
   document.addEventListener("keydown", function (event) {
+    backwards = event.key === "Tab" && event.shiftKey;
     var claim = claimOf(event.target);
     if (!claim || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key !== "Tab" && event.key !== "Shift") setActive(claim);
     var tag = event.target.tagName;
     if ((tag === "INPUT" && event.target.type === "text") || tag === "SELECT" || tag === "TEXTAREA") return;
-    var index = ["1", "2", "3"].indexOf(event.key);
+    var index = ["1", "2", "3", "4"].indexOf(event.key);
     if (index === -1) return;
     var radio = claim.querySelectorAll("input[type=radio]")[index];
     if (!radio || radio.disabled) return;
@@ -64,6 +78,14 @@
   });
 
   document.addEventListener("click", function (event) {
+    var citeTarget = event.target.closest("[data-cite-target]");
+    if (citeTarget) {
+      setActive(document.getElementById("claim-" + citeTarget.getAttribute("data-cite-target")));
+      announce(active);
+      var firstLine = document.querySelector(".line-button");
+      if (firstLine) firstLine.focus();
+      return;
+    }
     var lineButton = event.target.closest("[data-line]");
     if (lineButton) {
       var target = lineButton.hasAttribute("data-claim")
@@ -87,6 +109,7 @@
 
   document.addEventListener("input", function (event) {
     if (event.target.matches && event.target.matches("input[name^='lines-']")) { setActive(claimOf(event.target)); highlight(); }
+    if (event.target.closest && claimOf(event.target)) setActive(claimOf(event.target));
   });
 
   document.addEventListener("DOMContentLoaded", function () {

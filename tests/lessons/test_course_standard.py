@@ -17,7 +17,7 @@ from django.conf import settings
 
 from lessons.content import read_lesson
 
-NOT_YET_AT_STANDARD = {"mcp-stdio"}
+NOT_YET_AT_STANDARD: set[str] = set()
 SEED_FILE = re.compile(r"\d{3}_[0-9a-f]{16}\.txt")
 LESSONS = sorted(p for p in settings.CONTENT_DIR.iterdir() if (p / "lesson.md").is_file())
 

@@ -37,6 +37,7 @@ def test_production_deploy_check_prints_no_warnings(tmp_path: Path) -> None:
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "tutor.settings.production",
         "SECRET_KEY": "a-long-random-secret-for-the-check-only-" + os.urandom(16).hex(),
+        "SEAL_KEYS": "check:" + os.urandom(24).hex(),
         "ALLOWED_HOSTS": "tutor.example",
         "TUTOR_VAR_DIR": str(tmp_path),
     }

@@ -12,15 +12,26 @@ judged, ``claims`` for how an answer is split.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from .checks import (
+    ValueConflict,
+    absent_words_shared,
+    says_silent,
+    unrelated_lines,
+    value_conflicts,
+    verbatim_line,
+)
 from .claims import claim_spans
 from .matcher import GROUNDED, HOLD, NO_SOURCE, UNSURE, index_for, suggest_one
 
-__all__ = ["HINTS", "Claim", "LineScore", "Suggestion", "split_claims", "suggest"]
+__all__ = ["HINTS", "Claim", "LineScore", "Suggestion", "ValueConflict", "absent_words_shared", "says_silent",
+           "split_claims", "suggest", "unrelated_lines", "value_conflicts", "verbatim_line", "work_units"]
 
 HINTS: tuple[str, ...] = (GROUNDED, NO_SOURCE, HOLD, UNSURE)  # ("근거", "자료없음", "보류", "모름")
 MAX_LINES = 5
+_TOKEN = re.compile(r"[가-힣]+|[A-Za-z]+|\d+")
 
 
 @dataclass(frozen=True)
@@ -69,6 +80,17 @@ def suggest(source: str | list[str], claims: list[str]) -> list[Suggestion]:
         lines = [LineScore(line=number, score=value) for number, value in ranked[:MAX_LINES] if value > 0]
         out.append(Suggestion(claim=text, lines=lines, hint=hint))
     return out
+
+
+def work_units(source: str | list[str], claims: list[str]) -> int:
+    """How much matching a request asks for: source tokens times claim tokens.
+
+    Matching compares every claim word and value with every source word and value, so
+    this product bounds its cost; the API refuses a request above its budget before any
+    work is done.
+    """
+    source_tokens = sum(len(_TOKEN.findall(line)) for line in _lines(source or ""))
+    return source_tokens * sum(len(_TOKEN.findall(claim or "")) for claim in claims)
 
 
 def split_claims(text: str) -> list[Claim]:

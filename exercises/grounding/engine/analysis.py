@@ -26,6 +26,8 @@ from .lexicon import CHANGE_STEMS, MYEON_NOUNS
 from .values import Value, extract_values
 
 CONDITION, PLAN, POSSIBILITY, UNSETTLED = "condition", "plan", "possibility", "unsettled"
+MAX_CLAIM_WORDS, MAX_CLAIM_VALUES = 24, 6  # per clause of a claim
+MAX_LINE_WORDS, MAX_LINE_VALUES = 60, 12  # per clause of a source line
 # What a claim must itself say to repeat a source cue faithfully.
 ACCEPTS: dict[str, frozenset[str]] = {
     CONDITION: frozenset({CONDITION}),
@@ -36,10 +38,11 @@ ACCEPTS: dict[str, frozenset[str]] = {
 
 _CONDITION_RE = re.compile(
     r"(?:확인|검토|승인|협의|상담|점검|심사|논의|허가|결정|확정|접수)[가-힣]*(?:\s+[가-힣]+)?\s*(?:후|뒤|다음)(?![가-힣])"
-    r"|(?:확인|검토|승인|협의|상담|점검|심사|논의|허가)[가-힣]*\s*(?:후에|뒤에|다음에)"
+    r"|(?:확인|검토|승인|협의|상담|점검|심사|논의|허가|결정|확정|접수)[가-힣]*\s*(?:후에|뒤에|다음에)"
     r"|(?:[가-힣]+\s+)?경우(?!에?\s*따라)")  # "경우에 따라" is "it depends": a possibility
 _PLAN_RE = re.compile(
     r"예정|계획|추후|향후|전망|예상"
+    r"|(?:검토|논의|협의|준비|추진|조율|조정)\s*(?:하고\s*있|중)"
     r"|(?:발표|안내|공지)(?:합니다|할|될|됩니다|한다|된다|하겠|드리겠)"
     r"|(?:결정|정해)(?:됩니다|된다|집니다|진다|질|될|합니다|한다)|정합니다|정한다")
 _MAYBE_RE = re.compile(r"수도\s*있|가능성|지도\s*모르|에\s*따라")
@@ -47,6 +50,23 @@ _CAN_RE = re.compile(r"([가-힣]+)\s*수\s*(?:도\s*)?있")
 _UNSETTLED_RE = re.compile(
     r"(?:확정|결정|정해|정하)[가-힣]*\s*(?:않|안\s|못)|미정|미확정|여부|불확실"
     r"|아직\s*(?:[가-힣]+\s*)?(?:[가-힣]*지\s*않|안\s|모르|없)|알\s*수\s*없|모른다|모릅니다")
+# How a chat model frames a claim ("안내문에 따르면", "…인 것으로 보입니다", "…라고 안내되어
+# 있습니다"): words about the answer, not about the source's subject. Blanked before matching.
+_HEDGE_RE = re.compile(
+    r"(?:안내문|안내|공지|공지문|원문|자료|문서|글)\s*(?:에|상|에서)?\s*(?:는|도)?\s*(?:따르면|의하면|보면|나와\s*있듯이|적힌\s*대로)"
+    r"|(?:안내문|안내|공지|공지문|원문|자료|문서)\s*(?:만으로는|만으로|만\s*봐서는|만\s*보면|에는|에서는|에|상)(?![가-힣])"
+    r"|(?:것|걸)\s*으?로\s*(?:보입니다|보여요|보인다|보이네요|판단됩니다|생각됩니다|확인됩니다|나와\s*있습니다|되어\s*있습니다|안내되어\s*있습니다|적혀\s*있습니다)"
+    r"|(?:것|거)\s*같(?:습니다|아요|다|네요)|듯(?:합니다|해요|하다|싶습니다)"
+    r"|(?:라고|다고|이라고)\s*(?:합니다|해요|한다|안내(?:되어|돼)?\s*(?:있습니다|있어요|합니다)|나와\s*(?:있습니다|있어요)|적혀\s*(?:있습니다|있어요)|되어\s*있(?:습니다|어요))"
+    r"|(?<![가-힣])(?:참고로|요약하면|정리하면|말씀드리면|다시\s*말해|즉|네|예|혹시|아마|아마도)(?![가-힣])"
+    r"|(?:으로|로)\s*(?:보입니다|보여요|확인됩니다)"
+    r"|(?<=[가-힣])(?:네요|군요)(?=[.!\s]|$)")
+# A claim that the source says nothing of something ("안내문에는 주차 이야기가 없습니다").
+SILENCE_RE = re.compile(
+    r"(?:나와|적혀|쓰여|언급(?:되어)?|안내(?:되어)?|명시(?:되어)?|소개(?:되어)?)\s*있지\s*않"
+    r"|(?:나오지|언급하지|다루지|밝히지|말하지|적지)\s*않"
+    r"|(?:내용|정보|언급|안내|설명|이야기|말)(?:은|는|이|가|도)?\s*(?:따로\s*|별도로\s*)?없"
+    r"|(?:알|확인할|판단할)\s*수\s*(?:가\s*)?없|자료\s*없음|자료가\s*없")
 _PRE_NEGATORS = frozenset({"안", "못"})
 _PROHIBITION_RE = re.compile(r"\s*안\s*[되돼됩된]")
 _POST_NEGATOR_STARTS = ("않", "없", "아니", "아닙", "아닌", "아님", "아냐", "불가", "금지", "마세요", "마십시오",
@@ -68,6 +88,7 @@ class Segment:
     cues: frozenset[str]  # in a claim, these are its hedges
     topic_end: int = 0
     conditions: tuple[Word, ...] = ()
+    overloaded: bool = False  # more words or values than one clause of a claim carries: not judged
 
     def parity(self, matched: set[int] | None = None) -> int:
         """Odd when negated. With ``matched`` words, count only negators that reach one of them."""
@@ -179,6 +200,8 @@ def _scope(words: list[Word], spans: list[tuple[int, int]], text: str, negator: 
 def analyse(text: str, *, claim: bool = False) -> Segment:
     """Words, values, negation scopes and cues of one clause."""
     norm = normalise(text)
+    if claim:
+        norm = _HEDGE_RE.sub(lambda match: " " * len(match.group()), norm)
     values, masked = extract_values(norm)
     near_time = any(value.kind == "time" for value in values)
     unsettled = [m.span() for m in _UNSETTLED_RE.finditer(norm)]
@@ -248,9 +271,15 @@ def analyse(text: str, *, claim: bool = False) -> Segment:
         if value.kind == "weekday":
             days |= value.days
     cues = cues_of(norm, claim=claim)
-    return Segment(text=norm, words=tuple(words), positions=tuple(positions), covers=tuple(frozenset(c) for c in covers), negators=negators,
-                   values=tuple(values), days=days, cues=cues, topic_end=topic_end,
-                   conditions=condition_words(norm) if CONDITION in cues else ())
+    # Bounded cost: matching grows with words x values on both sides. A clause beyond these
+    # sizes is a list or a dump, not one claim; it is ranked on its first part and not judged.
+    word_cap, value_cap = (MAX_CLAIM_WORDS, MAX_CLAIM_VALUES) if claim else (MAX_LINE_WORDS, MAX_LINE_VALUES)
+    overloaded = len(words) > word_cap or len(values) > value_cap
+    keep = min(len(words), word_cap)
+    return Segment(text=norm, words=tuple(words[:keep]), positions=tuple(positions[:keep]),
+                   covers=tuple(frozenset(c) for c in covers[:keep]), negators=negators,
+                   values=tuple(values[:value_cap]), days=days, cues=cues, topic_end=topic_end,
+                   conditions=condition_words(norm) if CONDITION in cues else (), overloaded=overloaded)
 
 
 _STARTS = frozenset({"@start", "@depart"})

@@ -5,6 +5,10 @@ of a claim. A sentence is split again where a clause ends in a linking ending
 (…며, …고, …지만, …는데) or at ";", because each clause can be true or false on
 its own. A piece shorter than three letters is never produced: a split that
 would leave one is not made, and such a sentence ("네.") is dropped.
+
+What is not a claim is left out: greetings and sign-offs (안녕하세요, 도움이 되셨길
+바랍니다), questions (a sentence ending in "?", a "Q." line) and headings (a line
+ending in ":" or set in Markdown "#"/"**"). "…까지만" is a particle, not -지만.
 """
 
 from __future__ import annotations
@@ -22,7 +26,16 @@ _LETTER = re.compile(r"[0-9A-Za-z가-힣]")
 _MIN_LETTERS = 3
 _NOT_CLAUSE_GO = ("라고", "다고", "냐고", "자고", "그리고", "가지고", "데리고", "모시고", "말고", "통하고")
 _AUXILIARY_AFTER_GO = ("있", "싶", "계시", "계십", "나서", "나면", "말", "보", "난")
+_CITATION_AFTER = re.compile(r"\s*\(\s*\d{1,3}(?:\s*(?:[,~-]|번|줄)\s*\d{0,3})*\s*(?:번\s*줄|줄)?\s*\)")
 _CONJUNCTIONS = frozenset({"하지만", "그렇지만", "그런데", "그리고", "그러나", "그러며", "또한"})
+_NOT_JIMAN = ("까지만", "에게만", "한테만", "에서만")  # a particle followed by 만, not the ending -지만
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*:?\s*$|\[[^\]]+\]\s*$|[^.?!。]{1,40}:\s*$)")
+_QUESTION_LINE = re.compile(r"^\s*(?:Q\s*[.:)]|질문\s*[.:)]|문\s*[.:)])", re.IGNORECASE)
+_GREETING = re.compile(
+    r"^\s*(?:안녕하세요|반갑습니다|감사합니다|고맙습니다|좋은 질문|도움이 되(?:셨|었)|도움이 필요|더 궁금|궁금한 점|"
+    r"추가로 궁금|문의 주셔서|질문 주셔서|다음과 같이 정리|아래와 같이 정리|정리해 드리겠|답변드리겠|알려 드리겠|"
+    r"말씀드리겠)[^\n]*$")
+_SIGNPOST = re.compile(r"(?:정리해|알려|안내해|설명해|말씀|답변)\s*드리겠습니다[.!]?$|되(?:셨|었)(?:길|으면)\s*(?:바랍니다|좋겠습니다)[.!]?$")
 
 
 def letters(text: str) -> int:
@@ -34,7 +47,9 @@ def _links(word: str, following: str) -> bool:
     word = word.rstrip(",;:")
     if len(word) < 2 or not ("가" <= word[-1] <= "힣") or word in _CONJUNCTIONS:
         return False
-    if word.endswith(("지만", "며")):
+    if word.endswith("지만") and not word.endswith(_NOT_JIMAN):
+        return True
+    if word.endswith("며"):
         return True
     if word.endswith("데") and (word.endswith(("는데", "은데", "인데")) or final_of(word[-2]) == _FINAL_N):
         return True
@@ -63,7 +78,8 @@ def clause_spans(text: str, start: int, end: int, *, commas: bool = False) -> li
         linking = index > 0 and _links(token, following)
         comma = commas and token.endswith(",") and index >= 1 and len(tokens) - index - 1 >= 2
         if linking or comma:
-            cuts.append(token_end)
+            citation = _CITATION_AFTER.match(text, token_end, end)  # "받지만 (6), 참가는": (6) stays behind
+            cuts.append(citation.end() if citation else token_end)
     cuts.extend(start + m.end() for m in re.finditer(";", text[start:end]))  # list separator
     cuts = sorted({cut for cut in cuts if start < cut < end})
     begin = start
@@ -80,13 +96,25 @@ def clause_spans(text: str, start: int, end: int, *, commas: bool = False) -> li
     return pieces
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Sentences of ``text``: split at line breaks and sentence ends, bullets removed."""
+def not_a_claim(sentence: str) -> bool:
+    """A greeting, a question or a heading: nothing there can be true or false of the source."""
+    stripped = sentence.strip()
+    return bool(stripped.endswith(("?", "？")) or _GREETING.match(stripped) or _SIGNPOST.search(stripped))
+
+
+def sentence_spans(text: str, *, claims_only: bool = False) -> list[tuple[int, int]]:
+    """Sentences of ``text``: split at line breaks and sentence ends, bullets removed.
+
+    With ``claims_only``, headings, question lines, questions and greetings are left out.
+    """
     spans: list[tuple[int, int]] = []
     line_start = 0
     for line in text.split("\n"):
         line_end = line_start + len(line)
         begin = line_start
+        if claims_only and (_HEADING.match(line) or _QUESTION_LINE.match(line)):
+            line_start = line_end + 1
+            continue
         while begin < line_end and text[begin].isspace():
             begin += 1
         bullet = _BULLET.match(text, begin, line_end)
@@ -100,13 +128,14 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     out = []
     for start, end in spans:
         start, end = _trim(text, start, end, "")
-        if letters(text[start:end]) >= _MIN_LETTERS:
+        if letters(text[start:end]) >= _MIN_LETTERS and not (claims_only and not_a_claim(text[start:end])):
             out.append((start, end))
     return out
 
 
 def claim_spans(text: str) -> list[tuple[int, int]]:
-    return [piece for start, end in sentence_spans(text) for piece in clause_spans(text, start, end)]
+    return [piece for start, end in sentence_spans(text, claims_only=True)
+            for piece in clause_spans(text, start, end)]
 
 
 def segments(text: str) -> list[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .lexicon import (
@@ -108,6 +108,15 @@ class Word:
     negative: bool
     light: bool
     compound: bool = False  # concepts come from the head of a compound (영업시간 -> 영업)
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Words are dictionary keys in every memo of the matcher: hash the fields once.
+        object.__setattr__(self, "_hash", hash((self.surface, self.stem, self.keys, self.concepts, self.negative,
+                                                self.light, self.compound)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def bare(self) -> bool:
@@ -160,6 +169,7 @@ def analyse_word(surface: str, near_time: bool = False) -> Word | None:
     return Word(surface, base, frozenset(keys), concepts, negative, light, compound)
 
 
+@lru_cache(maxsize=65536)
 def bigrams(word: str) -> frozenset[str]:
     return frozenset(word[i:i + 2] for i in range(len(word) - 1)) if len(word) > 1 else frozenset({word})
 

@@ -21,8 +21,17 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from .analysis import ACCEPTS, CONDITION, UNSETTLED, Segment, analyse_claim, analyse_line
-from .hangul import Word, word_similarity
+from .analysis import (
+    ACCEPTS,
+    CONDITION,
+    SILENCE_RE,
+    UNSETTLED,
+    Segment,
+    analyse,
+    analyse_claim,
+    analyse_line,
+)
+from .hangul import Word, normalise, word_similarity
 from .lexicon import ANTONYMS
 from .values import Value, compatible, endpoints
 
@@ -31,7 +40,9 @@ _SEVERITY = {GROUNDED: 0, UNSURE: 1, HOLD: 2, NO_SOURCE: 3}
 
 LIGHT_FACTOR = 0.3  # generic words (가격, 시간, 이제) count for this much of a word
 KIND_ONLY = 0.4  # a line with a value of the right kind but the wrong amount still is the topic
-RELATED = 0.3  # below this best score nothing in the source is about the claim
+RELATED = 0.3  # below this best score the source says too little about the claim to judge it
+SILENT = 0.2  # below this best score nothing in the source is about the claim: 자료없음
+HOLD_COVER = 0.45  # word coverage from which a source's pending cue decides 보류
 CANDIDATE_SHARE = 0.55  # lines within this share of the best score are candidates
 MATCHED = 0.7  # word similarity at which two words count as the same for negation
 COVER_NO = 0.6  # word coverage below this: the source does not say it
@@ -41,6 +52,8 @@ MAX_SUPPORT = 3
 QUALIFIER_SLACK = 0.1  # source values whose qualifier fit is this close to the best are all "the one"
 PRIMARY_MIN = 0.5  # the best line alone must cover this share of the words for a 근거
 MAX_SOURCES = 256  # analysed sources kept per process
+MAX_CLAUSES = 6  # clauses of one claim that are judged
+MIN_CONTENT = 2  # content words and values a claim needs before it is judged at all
 MEMO_LIMIT = 200_000  # claim-word memo entries kept per source
 TOPIC_FACTOR = 0.75  # weight of the clause's topic in ranking
 VALUE_FACTOR = 1.2  # a matching number or date is stronger evidence than a word as rare
@@ -265,17 +278,27 @@ def _check_value(index: SourceIndex, part: Segment, value: Value, lines: list[Li
                for other in segment.values if other.kind == value.kind]
     if not options:
         return "absent", None
-    ranked = sorted(((_qualifier(index, part, seg, other, value), line.number, other) for line, seg, other in options),
-                    key=lambda item: -item[0])
+    ranked = sorted(((_qualifier(index, part, seg, other, value), line.number, other, seg)
+                     for line, seg, other in options), key=lambda item: -item[0])
     best = ranked[0][0]
     top = [item for item in ranked if item[0] >= best - QUALIFIER_SLACK * abs(best) - 1e-6]
-    for _, number, other in top:
+    for _, number, other, seg in top:
         if compatible(value, other, strict=True):
-            return "ok", number
-    for _, number, other in top:
+            return ("ok" if _within_bounds(value, seg) else "conflict"), number
+    for _, number, other, _seg in top:
         if compatible(value, other):
             return "unsure", number  # "5시에 연다" inside 11~18시: opens then, or is open then?
+    if value.role == "within":
+        return "unsure", top[0][1]  # "밤에는" is too vague to contradict a clock time
     return "conflict", top[0][1]
+
+
+def _within_bounds(value: Value, segment: Segment) -> bool:
+    """A figure that fits one bound of a clause must fit the others ("만 5세" and "6세부터 12세까지")."""
+    if value.kind in ("time", "date", "weekday") or value.role not in ("point", "within_point"):
+        return True
+    bounds = [other for other in segment.values if other.kind == value.kind and other.role in ("min", "max")]
+    return all(compatible(value, bound) for bound in bounds)
 
 
 def _value_status(index: SourceIndex, part: Segment, value: Value, candidates: list[Line],
@@ -377,12 +400,16 @@ def _polarity_conflict(index: SourceIndex, part: Segment, segment: Segment, *, m
 def judge(index: SourceIndex, part: Segment) -> tuple[Verdict, dict[int, float]]:
     """The hint for one claim clause and its line scores."""
     scores = {line.number: score(index, part, line) for line in index.lines if line.segments}
-    if not part.words and not part.values:
+    if (not part.words and not part.values) or part.overloaded:
         return Verdict(UNSURE, ()), scores
     ordered = sorted(index.lines, key=lambda line: -scores.get(line.number, 0.0))
     best = scores.get(ordered[0].number, 0.0) if ordered else 0.0
-    if best < RELATED:
+    if best < SILENT:
         return Verdict(NO_SOURCE, ()), scores
+    if best < RELATED:
+        # Something in the source is about it, too little to say which: a paraphrase the word
+        # lists miss looks like this as much as an invention does.
+        return Verdict(UNSURE, ()), scores
     threshold = max(RELATED, CANDIDATE_SHARE * best)
     candidates = [line for line in ordered if scores.get(line.number, 0.0) >= threshold][:4]
     related = [line for line in ordered if scores.get(line.number, 0.0) > 0]
@@ -394,6 +421,8 @@ def judge(index: SourceIndex, part: Segment) -> tuple[Verdict, dict[int, float]]
         if value.kind == "weekday":
             continue
         status, number = _value_status(index, part, value, candidates, related)
+        if status == "conflict" and CONDITION in part.cues and len(part.values) > 1:
+            status = "unsure"  # "두 시간 타면 4,000원": a figure computed from a supposed one
         if status == "conflict":
             conflict = True
         elif status == "absent":
@@ -415,8 +444,14 @@ def judge(index: SourceIndex, part: Segment) -> tuple[Verdict, dict[int, float]]
     # from, not lines that only lent a word (the notice's name) to the coverage.
     segments = [seg for number in sorted(cue_lines) for seg in by_number[number].segments]
     best_segment = max(segments, key=lambda seg: _segment_fit(index, part, seg))
-    if conflict or _polarity_conflict(index, part, best_segment) or _antonym_conflict(part, best_segment):
+    if conflict:
         return Verdict(NO_SOURCE, tuple(support)), scores
+    if _polarity_conflict(index, part, best_segment) or _antonym_conflict(part, best_segment):
+        # Read from words, a denial is only as sure as the match: a paraphrase ("돈을 내지 않고"
+        # for "무료로") looks like one. Say 자료없음 only when the claim is well matched.
+        if coverage >= COVER_YES:
+            return Verdict(NO_SOURCE, tuple(support)), scores
+        return Verdict(UNSURE, tuple(support)), scores
     for number in support:  # a line that lent words must not deny them ("…받기 전에는 쓸 수 없습니다")
         if number in cue_lines:
             continue
@@ -427,18 +462,22 @@ def judge(index: SourceIndex, part: Segment) -> tuple[Verdict, dict[int, float]]
     # "…점검을 마치면 돌려 드립니다" later on the line).
     stated = [max(by_number[n].segments, key=lambda seg: _segment_fit(index, part, seg)) for n in sorted(cue_lines)]
     source_cues = frozenset(c for seg in stated for c in seg.cues)
-    if UNSETTLED in part.cues and not source_cues:
+    if UNSETTLED in part.cues and not source_cues and coverage >= COVER_YES:
         return Verdict(NO_SOURCE, tuple(support)), scores
-    if absent or coverage < COVER_NO:
+    # What the source leaves pending is read before coverage: "…바로 받을 수 있습니다" against
+    # "…예약한 뒤 받을 수 있습니다" is a pending claim even where its other words are the model's.
+    unhedged = any(not (part.cues & ACCEPTS[cue]) for cue in source_cues)
+    other_condition = CONDITION in source_cues and not _same_condition(part, stated)
+    if (unhedged or other_condition) and coverage >= HOLD_COVER and not absent:
+        return Verdict(HOLD, tuple(support)), scores
+    if absent and coverage >= COVER_YES and CONDITION not in part.cues:
+        # On topic, with a figure the source lacks. Not when the claim itself supposes it
+        # ("두 시간 타면 4,000원"): a supposed figure is the claim's, not the source's.
         return Verdict(NO_SOURCE, tuple(support)), scores
-    if unsure or coverage < COVER_YES or _primary(index, part, candidates[0]) < PRIMARY_MIN:
-        # Enough words are found, but only as a patchwork of lines none of which says much
-        # of the claim: that is how a wrong inference looks, so do not vouch for it.
+    if absent or unsure or coverage < COVER_YES or _primary(index, part, candidates[0]) < PRIMARY_MIN:
+        # Too little of the claim is found, or only as a patchwork of lines none of which says
+        # much of it: a paraphrase and a wrong inference look alike here, so say 모름.
         return Verdict(UNSURE, tuple(support)), scores
-    if any(not (part.cues & ACCEPTS[cue]) for cue in source_cues):
-        return Verdict(HOLD, tuple(support)), scores
-    if CONDITION in source_cues and not _same_condition(part, stated):
-        return Verdict(HOLD, tuple(support)), scores
     return Verdict(GROUNDED, tuple(support)), scores
 
 
@@ -498,11 +537,35 @@ def _coverage(index: SourceIndex, part: Segment, candidates: list[Line], support
     return current
 
 
+def _silence(index: SourceIndex, claim: str) -> str | None:
+    """For a claim that says the source is silent ("안내문에는 주차 이야기가 없습니다"): 근거 when
+    none of what it names is in the source, None (judge it as usual) otherwise."""
+    found = SILENCE_RE.search(normalise(claim))
+    if found is None:
+        return None
+    rest = analyse(claim[:found.start()] + " " + claim[found.end():], claim=True)
+    named = list(rest.words)
+    if not named or rest.values:
+        return None
+    live = [line for line in index.lines if line.segments]
+    # Silent on it when no one line names all of it ("전기 자전거 요금": 전기 자전거 on one
+    # line, 요금 on another is still no word on the price of electric bikes).
+    if not any(all(index.match(word, line) >= MATCHED for word in named) for line in live):
+        return GROUNDED
+    return None
+
+
 def suggest_one(index: SourceIndex, claim: str) -> tuple[str, list[tuple[int, float]]]:
     """The hint and the ranked (line, score) pairs for one claim."""
+    if _silence(index, claim) == GROUNDED:
+        return GROUNDED, []
     parts = analyse_claim(claim)
     if not parts or not any(p.words or p.values for p in parts):
         return UNSURE, []
+    content = sum(len(p.words) + len(p.values) for p in parts)
+    terse = content < MIN_CONTENT  # "네, 열려 있습니다": its subject is in the question, not in the claim
+    overloaded = len(parts) > MAX_CLAUSES
+    parts = parts[:MAX_CLAUSES]  # a claim of more clauses is a list: ranked on its first ones, not judged
     whole = _merge(parts) if len(parts) > 1 else parts[0]
     final: dict[int, float] = {line.number: score(index, whole, line) for line in index.lines if line.segments}
     hint = GROUNDED
@@ -516,7 +579,7 @@ def suggest_one(index: SourceIndex, claim: str) -> tuple[str, list[tuple[int, fl
             for number, value in scores.items():
                 final[number] = max(final.get(number, 0.0), 0.95 * value)
     ranked = sorted(((n, round(s, 3)) for n, s in final.items() if s >= 0.05), key=lambda item: (-item[1], item[0]))
-    return hint, ranked[:5]
+    return (UNSURE if overloaded or terse else hint), ranked[:5]
 
 
 def _merge(parts: tuple[Segment, ...]) -> Segment:

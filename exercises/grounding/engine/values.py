@@ -18,9 +18,21 @@ Interval = tuple[float, float]
 _DAYS = "월화수목금토일"
 _DAY_INDEX = {char: index for index, char in enumerate(_DAYS)}
 HOLIDAY = 7
-_NATIVE = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9,
-           "열": 10, "열한": 11, "열두": 12, "스무": 20}
-_NATIVE_RE = "열한|열두|다섯|여섯|일곱|여덟|아홉|스무|한|두|세|네|열"
+_NATIVE_ONES = {"한": 1, "하나": 1, "두": 2, "둘": 2, "세": 3, "셋": 3, "네": 4, "넷": 4, "다섯": 5,
+                "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9}
+_NATIVE_TENS = {"열": 10, "스물": 20, "스무": 20, "서른": 30, "마흔": 40, "쉰": 50, "예순": 60, "일흔": 70,
+                "여든": 80, "아흔": 90}
+_ONES_RE = "다섯|여섯|일곱|여덟|아홉|하나|한|둘|두|셋|세|넷|네"
+_NATIVE_RE = rf"(?:스물|서른|마흔|예순|일흔|여든|아흔|스무|열|쉰)(?:{_ONES_RE})?|{_ONES_RE}"
+
+
+def native(text: str) -> int:
+    """A native Korean numeral below 100 (마흔다섯 -> 45, 열두 -> 12, 스무 -> 20)."""
+    for tens, value in sorted(_NATIVE_TENS.items(), key=lambda item: -len(item[0])):
+        if text.startswith(tens):
+            return value + _NATIVE_ONES.get(text[len(tens):], 0)
+    return _NATIVE_ONES.get(text, 0)
+
 _SINO = {"일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6, "칠": 7, "팔": 8, "구": 9}
 _UNIT_ALIASES = {"인": "명", "사람": "명", "분": "명", "회": "번", "차례": "번", "살": "세",
                  "퍼센트": "%", "프로": "%", "군데": "곳"}
@@ -37,9 +49,10 @@ class Value:
     days: frozenset[int] = frozenset()
     span: tuple[int, int] = (0, 0)
     strict: bool = False
+    wraps: bool = False  # a date range across the new year, as its two stretches in ``alts``
 
     def with_role(self, role: str) -> Value:
-        return Value(self.kind, self.alts, role, self.days, self.span, self.strict)
+        return Value(self.kind, self.alts, role, self.days, self.span, self.strict, self.wraps)
 
 
 @dataclass
@@ -197,11 +210,23 @@ _DUR_WORDS: dict[str, float] = {"하루": 1, "이틀": 2, "사흘": 3, "나흘":
                                 "한 달": 30, "두 달": 60, "석 달": 90, "한 주": 7, "두 주": 14, "일 년": 365,
                                 "한 해": 365}
 _DUR_WORD = re.compile(r"(?<![가-힣])(" + "|".join(sorted(_DUR_WORDS, key=len, reverse=True)) + r")(?![가-힣]*일)")
+# "한 달에 9,900원", "1년에 두 번": a rate's period, not a duration
+_PER = re.compile(r"\s*(?:에|마다|당)(?![가-힣])")
 _DAY_UNITS = {"일": 1.0, "주": 7.0, "주일": 7.0, "개월": 30.0, "달": 30.0, "년": 365.0}
 _COUNT = re.compile(r"(?<![\d,.])(\d+(?:\.\d+)?)\s*(명|인|권|개|회|번|층|세|살|대|석|잔|장|곳|호|편|마리|차례|%|"
                     r"퍼센트|cm|mm|km|kg|m|g|배|가지|쪽)(?![a-z])")
 _COUNT_NATIVE = re.compile(rf"(?<![가-힣])({_NATIVE_RE})\s*(명|권|개|번|잔|장|곳|대|마리|차례|살|가지|사람|분|군데)")
 _BARE_NUMBER = re.compile(r"(?<![\d,.])\d+(?:[.,]\d+)*")
+_SINO_DIGIT = "일이삼사오육칠팔구"
+# 삼십 일, 이십 명, 십오 분: a Sino-Korean number of two syllables or more before a unit (not 일 alone)
+_SINO_COUNT = re.compile(rf"(?<![가-힣])([{_SINO_DIGIT}]?십[{_SINO_DIGIT}]?|[{_SINO_DIGIT}]백)\s*(명|일|분|개|권|세|층|번)(?![가-힣])")
+# 이삼일, 두세 명: "two or three", a vague amount that no source figure confirms
+_APPROX = re.compile(r"(?<![가-힣])(?:이삼|삼사|사오|오륙|두세|서너|네다섯|대여섯)\s*(일|명|번|개|시간|주|달|분)")
+_FREE = re.compile(r"(?<![가-힣\d,.])(?:무료|공짜|무상|0원)"
+                   r"|(?:돈|요금|비용|대여료|이용료|사용료|참가비|수강료)(?:을|를|이|가|은|는)?\s*(?:따로\s*|별도로\s*)?"
+                   r"(?:내지|받지|들지)\s*않")
+_SEASON = re.compile(r"(?<![가-힣])(봄|여름|가을|겨울)(?=철|에|부터|까지|에는|과|와|\s|,|$)")
+_SEASONS = {"봄": (3, 5), "여름": (6, 8), "가을": (9, 11), "겨울": (12, 12)}
 
 _BOUND_AFTER = (("전까지", "min", False), ("이상", "min", False), ("이하", "max", False),
                 ("미만", "max", True), ("초과", "min", True), ("이내", "max", False), ("까지", "max", False),
@@ -234,12 +259,18 @@ def _numeric(scan: _Scan, kind: str, amount: float, span: tuple[int, int]) -> No
 def extract_values(text: str) -> tuple[list[Value], str]:
     """All values in ``text`` (already normalised) and the text with their spans blanked out."""
     scan = _Scan(text)
+    for match in _FREE.finditer(text):  # 무료 is an amount: it disagrees with 15,000원
+        if scan.free(*match.span()):
+            scan.add(Value("money", ((0.0, 0.0),), "point", span=match.span()))
+    for match in _APPROX.finditer(text):
+        if scan.free(*match.span()):
+            scan.add(Value("approx", ((0.0, 0.0),), "point", span=match.span()))
     for match in _RATE.finditer(text):
         if scan.free(*match.span()):
             per = "year" if (match.group("y") or match.group("y2")) else "month" if (
                 match.group("m") or match.group("m2")) else "week" if (match.group("w") or match.group("w2")) else "day"
             raw = match.group("n")
-            amount = float(raw) if raw.isdigit() else float(_NATIVE[raw])
+            amount = float(raw) if raw.isdigit() else float(native(raw))
             _numeric(scan, f"count:번@{per}", amount, match.span())
     _dates(scan)
     _times(scan)
@@ -264,6 +295,10 @@ def _dates(scan: _Scan) -> None:
             first = _day_of_year(int(match.group("amo")), int(match.group("ad")))
             last_month = int(match.group("bmo") or match.group("amo"))
             last = _day_of_year(last_month, int(match.group("bd")))
+            if last < first:  # 12월 29일부터 1월 2일까지 crosses the year: the two ends as two stretches
+                alts: tuple[Interval, ...] = ((first, _day_of_year(12, 31)), (_day_of_year(1, 1), last))
+                scan.add(Value("date", alts, "range", span=match.span(), wraps=True))
+                continue
             scan.add(Value("date", ((first, last),), "range", span=match.span()))
     for match in _DATE_ONE.finditer(text):
         if scan.free(*match.span()):
@@ -273,6 +308,10 @@ def _dates(scan: _Scan) -> None:
         if scan.free(*match.span()):
             opening, closing = _month_span(int(match.group(1))), _month_span(int(match.group(2)))
             scan.add(Value("date", ((opening[0], closing[1]),), "range", span=match.span()))
+    for match in _SEASON.finditer(text):  # 봄 is 3~5월: vague, it agrees with any overlap
+        if scan.free(*match.span()):
+            first, last = _SEASONS[match.group(1)]
+            scan.add(Value("date", ((_month_span(first)[0], _month_span(last)[1]),), "within", span=match.span()))
     for match in _MONTH.finditer(text):
         if scan.free(*match.span()) and 1 <= int(match.group(1)) <= 12:
             role = _time_role(scan, *match.span())
@@ -337,12 +376,12 @@ def _durations(scan: _Scan) -> None:
             _numeric(scan, "dur", minutes, match.span())
     for match in _DUR_NATIVE_HOURS.finditer(text):
         if scan.free(*match.span()):
-            _numeric(scan, "dur", _NATIVE[match.group(1)] * 60 + (30 if match.group(2) else 0), match.span())
+            _numeric(scan, "dur", native(match.group(1)) * 60 + (30 if match.group(2) else 0), match.span())
     for match in _DUR_DAYS.finditer(text):
-        if scan.free(*match.span()):
+        if scan.free(*match.span()) and not _PER.match(text, match.end()):
             _numeric(scan, "dur", int(match.group(1)) * _DAY_UNITS[match.group(2)] * _DAY_MINUTES, match.span())
     for match in _DUR_WORD.finditer(text):
-        if scan.free(*match.span()):
+        if scan.free(*match.span()) and not _PER.match(text, match.end()):
             _numeric(scan, "dur", _DUR_WORDS[match.group(1)] * _DAY_MINUTES, match.span())
     for match in _DUR_MINUTES.finditer(text):
         if scan.free(*match.span()):
@@ -353,6 +392,14 @@ _FLOOR_SINO = re.compile(r"(?<![가-힣])(일|이|삼|사|오|육|칠|팔|구|�
 
 
 def _counts(scan: _Scan) -> None:
+    for match in _SINO_COUNT.finditer(scan.text):
+        if scan.free(*match.span()):
+            raw, unit = match.group(1), match.group(2)
+            amount = _sino(raw[:-1]) * 100 if raw.endswith("백") else _sino(raw)
+            if unit in ("일", "분") and not _PER.match(scan.text, match.end()):
+                _numeric(scan, "dur", amount * (_DAY_MINUTES if unit == "일" else 1.0), match.span())
+            else:
+                _numeric(scan, f"count:{_UNIT_ALIASES.get(unit, unit)}", float(amount), match.span())
     for match in _FLOOR_SINO.finditer(scan.text):  # 이층 = 2층
         if scan.free(*match.span()):
             _numeric(scan, "count:층", float(_sino(match.group(1))), match.span())
@@ -363,7 +410,7 @@ def _counts(scan: _Scan) -> None:
     for match in _COUNT_NATIVE.finditer(scan.text):
         if scan.free(*match.span()):
             unit = _UNIT_ALIASES.get(match.group(2), match.group(2))
-            _numeric(scan, f"count:{unit}", float(_NATIVE[match.group(1)]), match.span())
+            _numeric(scan, f"count:{unit}", float(native(match.group(1))), match.span())
 
 
 # --- comparing -------------------------------------------------------------

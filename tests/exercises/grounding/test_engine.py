@@ -73,7 +73,7 @@ def test_split_claims_offsets_are_exact() -> None:
 
 def test_split_claims_sentences_bullets_and_linking_endings() -> None:
     """Sentences, bullets (-, •, 1., 2)), ";" and the linking endings 고/며/지만/는데 separate claims;
-    a word that merely ends in 고 (참고) does not, and a two-letter sentence (네.) is dropped."""
+    a word that merely ends in 고 (참고) does not, and a two-letter sentence (네.) and a question are dropped."""
     texts = [claim.text for claim in split_claims(ANSWER)]
     assert texts == [
         "햇살책방은 화요일부터 토요일까지 영업하고",
@@ -86,8 +86,14 @@ def test_split_claims_sentences_bullets_and_linking_endings() -> None:
         "날짜는 미정입니다",
         "굿즈는 확인 뒤 접수됩니다",
         "배송은 하지 않습니다.",
-        "오후 5시에도 열어요?",
     ]
+
+
+def test_greetings_headings_and_questions_are_not_claims() -> None:
+    """Greetings, sign-offs, headings and "Q." lines are left out; "1시까지만" is not cut as -지만."""
+    text = ("안녕하세요! 문의하신 내용을 정리해 드리겠습니다.\n## 영업시간\nQ. 토요일에 여나요?\n"
+            "**요약**\n토요일은 1시까지만 영업합니다.\n도움이 되셨길 바랍니다.")
+    assert [c.text for c in split_claims(text)] == ["토요일은 1시까지만 영업합니다."]
 
 
 def test_split_claims_keeps_progressive_and_short_clauses_whole() -> None:
@@ -284,3 +290,81 @@ def test_eval_goals_hold_on_the_test_split() -> None:
     assert top3 / with_lines >= 0.97
     assert false_grounded / not_grounded <= 0.03
     assert right / total >= 0.85
+
+
+# --- chat-style failure classes (issue 8) -------------------------------------
+
+CLASS = [
+    "물빛 수영장 어린이 수영 교실 안내",
+    "대상은 6세부터 12세까지의 어린이입니다.",
+    "참가비는 15,000원입니다.",
+    "한 반의 정원은 45명입니다.",
+    "12월 29일부터 1월 2일까지는 수업이 없습니다.",
+    "월 회원권은 한 달에 9,900원입니다.",
+    "방학 특강은 이용자 의견을 모아 검토하고 있습니다.",
+    "수영모는 무료로 빌려 드립니다.",
+]
+
+
+def test_hedges_and_politeness_are_not_claim_words() -> None:
+    """"안내문에 따르면 … 것으로 보입니다" around a true claim does not turn it into 자료없음."""
+    assert hint(CLASS, "안내문에 따르면 참가비는 15,000원인 것으로 보입니다.").hint == "근거"
+    assert hint(CLASS, "참가비는 15,000원이라고 안내되어 있습니다.").hint == "근거"
+
+
+def test_korean_numerals_are_read() -> None:
+    """마흔다섯 명 is 45명; 스무 명 is not."""
+    assert hint(CLASS, "한 반의 정원은 마흔다섯 명입니다.").hint == "근거"
+    assert hint(CLASS, "한 반의 정원은 스무 명입니다.").hint == "자료없음"
+
+
+def test_a_rate_is_not_a_duration() -> None:
+    """"한 달에 9,900원" is a price per month, not a month-long duration the source lacks."""
+    assert hint(CLASS, "월 회원권은 한 달에 9,900원입니다.").hint == "근거"
+
+
+def test_every_bound_of_a_range_is_checked() -> None:
+    """"만 5세" is below "6세부터": 자료없음, not 근거 from the upper bound alone."""
+    assert hint(CLASS, "만 5세 어린이도 대상입니다.").hint == "자료없음"
+
+
+def test_free_is_an_amount() -> None:
+    """무료 against 15,000원 is a contradiction; "따로 돈을 내지 않고" is 무료."""
+    assert hint(CLASS, "참가비는 무료입니다.").hint == "자료없음"
+    assert hint(CLASS, "수영모는 돈을 내지 않고 빌릴 수 있습니다.").hint != "자료없음"
+
+
+def test_pending_cues_like_under_review() -> None:
+    """"검토하고 있습니다" makes a settled claim 보류; restating the review is 근거."""
+    assert hint(CLASS, "방학 특강이 열립니다.").hint == "보류"
+    assert hint(CLASS, "방학 특강은 아직 검토 중입니다.").hint == "근거"
+
+
+def test_a_range_across_the_new_year() -> None:
+    """12월 29일부터 1월 2일까지 covers 12월 31일 and 1월 1일, read forwards across the year."""
+    assert hint(CLASS, "12월 31일에는 수업이 없습니다.").hint == "근거"
+    assert hint(CLASS, "1월 1일에는 수업이 없습니다.").hint == "근거"
+
+
+def test_a_claim_that_the_source_is_silent() -> None:
+    """"안내문에는 주차 이야기가 없습니다" is 근거 (no line names it); saying so of what a line names is not."""
+    assert hint(CLASS, "안내문에는 주차에 대한 내용이 없습니다.").hint == "근거"
+    assert hint(CLASS, "안내문에는 참가비 안내가 없습니다.").hint != "근거"
+
+
+def test_terse_and_overlong_claims_are_not_judged() -> None:
+    """A claim whose subject is only in the question, or a dump of many clauses, gets 모름."""
+    assert hint(CLASS, "네, 열려 있습니다.").hint == "모름"
+    dump = ", ".join(["참가비는 15,000원이고 정원은 45명이며"] * 8)
+    assert hint(CLASS, dump).hint == "모름"
+
+
+def test_cost_is_bounded_at_the_limits() -> None:
+    """A value-dense request at the API limits takes a bounded amount of CPU (well under a second)."""
+    from exercises.grounding.engine.matcher import clear_caches
+
+    line = " ".join(f"{i % 12 + 1}시 {i % 28 + 1}일 {1000 * i + 500}원 {i % 9 + 1}명" for i in range(40))[:199]
+    clear_caches(sources=True)
+    started = time.process_time()
+    suggest([line] * 10, [line] * 10)
+    assert time.process_time() - started < 1.0

@@ -55,9 +55,11 @@ def test_anonymous_is_401(client: Client) -> None:
 @pytest.mark.parametrize("body", [
     {"source": "", "claims": ["a"]},
     {"source": "   \n  ", "claims": ["a"]},
-    {"source": "\n".join(["줄"] * 201), "claims": ["a"]},
-    {"source": SOURCE, "claims": ["a"] * 51},
-    {"source": "가" * 2001, "claims": ["a"]},
+    {"source": "\n".join(["줄"] * 31), "claims": ["a"]},
+    {"source": SOURCE, "claims": ["a"] * 11},
+    {"source": "가" * 201, "claims": ["a"]},
+    {"source": "\n".join(["가" * 150] * 21), "claims": ["a"]},
+    {"source": SOURCE, "claims": ["가" * 201]},
     {"source": SOURCE, "claims": "한 문장"},
     {"source": 123, "claims": ["a"]},
     {"source": SOURCE, "claims": [1, 2]},
@@ -76,3 +78,43 @@ def test_bad_input_is_422_with_a_message(learner: User, body: object) -> None:
 def test_malformed_json_is_refused_not_500(learner: User) -> None:
     response = signed_in(learner).post(URL, "{not json", content_type="application/json")
     assert response.status_code in (400, 422)
+
+
+@pytest.mark.django_db
+def test_limits_are_in_the_openapi_schema(client: Client) -> None:
+    """The suggest limits (source length, claim count and length) are published in OpenAPI."""
+    schema = client.get("/api/openapi.json").json()
+    body = schema["components"]["schemas"]["SuggestIn"]["properties"]
+    assert body["source"]["maxLength"] == 2000
+    assert body["claims"]["maxItems"] == 10 and body["claims"]["items"]["maxLength"] == 200
+    responses = schema["paths"]["/api/grounding/suggest"]["post"]["responses"]
+    assert "422" in responses and "429" in responses
+
+
+@pytest.mark.django_db
+def test_suggest_is_rate_limited_per_user_with_retry_after(learner: User, other_learner: User, settings,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beyond the allowance a user gets 429 with Retry-After; another user is not affected."""
+    from django.core.cache import cache
+
+    from exercises.grounding import services
+
+    cache.clear()
+    monkeypatch.setattr(services, "clock", lambda: 1_800_000_030.0)  # mid-window: no minute boundary
+    settings.GROUNDING_SUGGEST_PER_MINUTE = 2
+    client = signed_in(learner)
+    body = {"source": SOURCE, "claims": ["일요일은 쉽니다."]}
+    assert [post(client, body).status_code for _ in range(2)] == [200, 200]
+    refused = post(client, body)
+    assert refused.status_code == 429 and refused["Retry-After"] == "31"
+    assert "1분에 2번까지" in refused.json()["detail"]
+    assert post(signed_in(other_learner), body).status_code == 200
+
+
+def test_a_bad_allowance_setting_is_a_system_check_error(settings) -> None:
+    from exercises.grounding.checks import suggest_allowance_is_positive
+
+    settings.GROUNDING_SUGGEST_PER_MINUTE = 0
+    assert [e.id for e in suggest_allowance_is_positive(None)] == ["grounding.E001"]
+    settings.GROUNDING_SUGGEST_PER_MINUTE = 30
+    assert suggest_allowance_is_positive(None) == []

@@ -47,10 +47,10 @@ def test_queued_run_is_executed_by_the_worker_and_sealed(learner: User, replay_l
     assert run.interpreter.startswith("Python 3.")
     assert run.limits["wall_seconds"] == 5.0 and run.code_digest == services.code_digest(replay_lab.solution_code)
     assert run.prediction == "시도 3, 초안 1이 나올 것"
-    assert records.digest_verifies(run)
+    assert records.check_seal(run).verified
     LabRun.objects.filter(pk=run.pk).update(stdout="시도 3, 초안 1 (고쳐 쓴 출력)")
     run.refresh_from_db()
-    assert not records.digest_verifies(run), "a changed record no longer matches its digest"
+    assert not records.check_seal(run).verified, "a changed record no longer matches its seal"
 
 
 @pytest.mark.django_db(transaction=True)
@@ -117,7 +117,7 @@ def test_a_killed_workers_run_is_retried_once_then_failed_with_a_reason(
     services.settle_stale_runs()
     run.refresh_from_db()
     assert run.status == LabRun.Status.FAILED and "워커" in run.failure_reason
-    assert records.digest_verifies(run)
+    assert records.check_seal(run).verified
 
 
 def test_runs_are_refused_while_the_sandbox_self_test_fails(learner_client: Client, learner: User, replay_lab: Lab) -> None:
