@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from exercises.labs import conf
 from exercises.labs.models import Lab, LabRun
@@ -64,7 +65,8 @@ def test_prediction_is_kept_per_run_and_not_carried_into_the_next(learner_client
     """The field opens empty; each run shows its own prediction beside its result."""
     run = finished(replay_lab, learner, prediction="시도 3번이 나온다")
     page = lab_page(learner_client, replay_lab)
-    assert '<textarea id="prediction" name="prediction" rows="2" maxlength="4000" aria-describedby="prediction-help"></textarea>' in page
+    field = page[page.index('<textarea id="prediction"'):]
+    assert field.index(">") + 1 == field.index("</textarea>"), "the prediction field opens empty"
     assert "이 실행의 예측:</strong> 시도 3번이 나온다" in run_page(learner_client, run)
 
 
@@ -87,7 +89,6 @@ def test_read_only_files_are_shown_beside_the_editor(learner_client: Client, cou
     page = lab_page(learner_client, lab)
     assert "함께 주는 파일 (읽기 전용)" in page and "<code>server.py</code>" in page
     first_line = lab.files["server.py"].splitlines()[0]
-    from django.utils.html import escape
     assert f"<li><code>{escape(first_line)}</code></li>" in page
 
 
@@ -96,7 +97,6 @@ def test_restore_asks_first_and_undo_reverts_only_the_injected_line(learner_clie
     page = lab_page(learner_client, replay_lab)
     inject = replay_lab.step("inject")["inject"]
     assert 'data-reset-editor="code"' in page and "data-confirm=" in page
-    from django.utils.html import escape
     assert f'data-undo-inject-find="{escape(inject["replace"])}"' in page
     assert "주입한 변경만 되돌리기" in page
 
