@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import QuerySet
 from django.template.defaultfilters import filesizeformat
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from lessons.content import SLUG
-from lessons.selectors import access_lesson
+from lessons.selectors import RecordLink, access_lesson
 from tutor import access
 from tutor.access import AnyUser
 from tutor.errors import NotFound
@@ -162,3 +163,22 @@ def readable_files(lab: Lab) -> list[tuple[str, list[str]]]:
         if fixture.current_version is not None:
             files[f"{fixture.slug}.txt"] = fixture.current_version.text
     return [(name, text.splitlines()) for name, text in sorted(files.items())]
+
+
+def record_links_of(user: AbstractBaseUser, *, per_lab: int = 5) -> dict[int, list[RecordLink]]:
+    """Per lesson, links to the learner's own latest runs of each lab (for 내 학습 기록)."""
+    links: dict[int, list[RecordLink]] = {}
+    shown: dict[int, int] = {}
+    runs = LabRun.objects.of(user).own_work().select_related("lab").order_by("-created_at", "-id")
+    for run in runs:
+        shown[run.lab_id] = shown.get(run.lab_id, 0) + 1
+        if shown[run.lab_id] > per_lab:
+            continue
+        state = describe_outcome(run).label if run.is_finished else run.get_status_display()
+        links.setdefault(run.lab.lesson_id, []).append(RecordLink(
+            track="activity",
+            label=_("실습 %(title)s · 실행 #%(n)d %(step)s (%(state)s)") % {
+                "title": run.lab.title, "n": run.pk, "step": run.get_step_display(), "state": state},
+            url=reverse("labs:run", args=[run.pk]), at=run.created_at,
+        ))
+    return links
