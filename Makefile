@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed-$(shell sha256sum requirements.lock | cut -c1-16)
 
-.PHONY: venv serve test setup-dev check clean assets system-deps
+.PHONY: venv serve dev test lint setup-dev check clean assets system-deps
 
 venv: $(STAMP)
 
@@ -38,11 +38,25 @@ setup-dev: venv system-deps
 	$(BIN)/python manage.py load_course
 	$(BIN)/python manage.py create_demo_accounts --if-absent
 
+# The production server (gunicorn, threaded workers sized to the cores) and
+# TASK_WORKERS task workers (default 2), with hashed static files served by
+# whitenoise. Plain HTTP on this machine; see README "Deployment" for TLS.
 serve: setup-dev
-	$(BIN)/python manage.py serve --port $(PORT)
+	DJANGO_SETTINGS_MODULE=tutor.settings.serve $(BIN)/python manage.py collectstatic --no-input --verbosity 0
+	DJANGO_SETTINGS_MODULE=tutor.settings.serve $(BIN)/python manage.py serve --port $(PORT)
+
+# Django's auto-reloading development server (DEBUG on) and one task worker.
+dev: setup-dev
+	$(BIN)/python manage.py worker & worker=$$!; trap 'kill $$worker' EXIT INT TERM; \
+	$(BIN)/python manage.py runserver $(PORT)
 
 test: venv system-deps
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Linting and type checking (ruff, mypy with django-stubs); CI runs this too.
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 check: venv
 	DJANGO_SETTINGS_MODULE=tutor.settings.production SECRET_KEY=check-only-$$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n') \

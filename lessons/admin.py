@@ -15,7 +15,7 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils.html import format_html
 
-from tutor.admin import ReadOnlyAdmin
+from tutor.admin import ReadOnlyAdmin, staff
 
 from .fixture_checks import personal_data_findings, refusal_message
 from .models import Fixture, FixtureVersion, Lesson, LessonVersion
@@ -46,7 +46,7 @@ class LessonAdmin(admin.ModelAdmin):
     def _set(self, request: HttpRequest, queryset: Any, published: bool) -> None:
         with transaction.atomic():
             for lesson in queryset:
-                set_lesson_published(lesson=lesson, published=published, actor=request.user, reason="관리 화면에서 변경")
+                set_lesson_published(lesson=lesson, published=published, actor=staff(request), reason="관리 화면에서 변경")
         self.message_user(request, "게시 상태를 바꾸고 감사 기록을 남겼습니다.", messages.SUCCESS)
 
 
@@ -78,7 +78,7 @@ class FixtureForm(forms.ModelForm):
 
 class FixtureVersionInline(admin.TabularInline):
     model = FixtureVersion
-    fields = ["number", "origin", "created_by", "created_at", "digest", "diff"]
+    fields = ("number", "origin", "created_by", "created_at", "digest", "diff")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -111,6 +111,6 @@ class FixtureAdmin(admin.ModelAdmin):
             text = form.cleaned_data["text"]
             if obj.current_version is None or obj.current_version.text != text:
                 create_fixture_version(
-                    fixture=obj, text=text, origin=FixtureVersion.Origin.ADMIN, actor=request.user,
+                    fixture=obj, text=text, origin=FixtureVersion.Origin.ADMIN, actor=staff(request),
                     reason=form.cleaned_data["reason"],
                 )

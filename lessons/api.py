@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from ninja import Router
 
 from tutor.api import ANYONE
+from tutor.http import ApiRequest, VisitorApiRequest
 
 from . import selectors, services
 from .models import Lesson, SelfReport
@@ -22,13 +22,14 @@ from .schemas import (
 )
 from .selectors import LessonProgress
 
-router = Router(tags=[_("레슨")])
+router = Router(tags=[str(_("레슨"))])
 
 NOT_CERTIFIED = _("진도, 자기 점검, 검토는 서로 다른 기록이며 어느 것도 실력을 인증하지 않습니다.")
 
 
 def _lesson_out(lesson: Lesson) -> dict:
     version = lesson.current_version
+    assert version is not None  # the selectors return only lessons with a version
     return {
         "slug": lesson.slug,
         "title": version.title,
@@ -41,15 +42,16 @@ def _lesson_out(lesson: Lesson) -> dict:
     }
 
 
-@router.get("/lessons", response=list[LessonOut], auth=ANYONE, summary=_("레슨 목록"))
-def list_lessons(request: HttpRequest) -> list[dict]:
+@router.get("/lessons", response=list[LessonOut], auth=ANYONE, summary=str(_("레슨 목록")))
+def list_lessons(request: VisitorApiRequest) -> list[dict]:
     return [_lesson_out(lesson) for lesson in selectors.visible_lessons(request.auth)]
 
 
-@router.get("/lessons/{slug}", response=LessonDetailOut, auth=ANYONE, summary=_("레슨 하나 (해설 제외)"))
-def get_lesson(request: HttpRequest, slug: str) -> dict:
+@router.get("/lessons/{slug}", response=LessonDetailOut, auth=ANYONE, summary=str(_("레슨 하나 (해설 제외)")))
+def get_lesson(request: VisitorApiRequest, slug: str) -> dict:
     lesson = selectors.access_lesson(request.auth, slug)
     version = lesson.current_version
+    assert version is not None
     return {
         **_lesson_out(lesson),
         "objectives": version.objectives,
@@ -60,15 +62,15 @@ def get_lesson(request: HttpRequest, slug: str) -> dict:
     }
 
 
-@router.get("/lessons/{slug}/self-checks/{key}/answer", response=SelfCheckAnswerOut, summary=_("확인 문제의 답과 해설 (로그인 필요)"))
-def reveal_answer(request: HttpRequest, slug: str, key: str) -> dict:
+@router.get("/lessons/{slug}/self-checks/{key}/answer", response=SelfCheckAnswerOut, summary=str(_("확인 문제의 답과 해설 (로그인 필요)")))
+def reveal_answer(request: ApiRequest, slug: str, key: str) -> dict:
     check = selectors.access_self_check(request.auth, slug, key)
     services.record_completion(user=request.auth, lesson=check.version.lesson, kind="answer_revealed", item=key)
     return {"key": check.key, "question": check.question, "answer": check.answer, "explanation": check.explanation}
 
 
-@router.post("/lessons/{slug}/self-checks/{key}/understood", response=SelfReportOut, summary=_("'이해했어요' 자기 보고 (성적 아님)"))
-def mark_understood(request: HttpRequest, slug: str, key: str, payload: UnderstoodIn) -> dict:
+@router.post("/lessons/{slug}/self-checks/{key}/understood", response=SelfReportOut, summary=str(_("'이해했어요' 자기 보고 (성적 아님)")))
+def mark_understood(request: ApiRequest, slug: str, key: str, payload: UnderstoodIn) -> dict:
     check = selectors.access_self_check(request.auth, slug, key)
     report = services.report_understood(user=request.auth, self_check=check, confidence=payload.confidence)
     return _report_out(report)
@@ -82,7 +84,7 @@ def _report_out(report: SelfReport) -> dict:
 def _progress_out(entry: LessonProgress) -> dict:
     return {
         "lesson": entry.lesson.slug,
-        "title": entry.lesson.current_version.title,
+        "title": str(entry.lesson),
         "completion": {
             "opened_at": entry.opened_at,
             "parts_reached": entry.parts_reached,
@@ -94,7 +96,7 @@ def _progress_out(entry: LessonProgress) -> dict:
         "self_report": {
             "understood": len(entry.understood),
             "self_checks": entry.self_checks_total,
-            "version": entry.lesson.current_version.number,
+            "version": entry.lesson.current_version.number if entry.lesson.current_version else None,
             "standard_changed": entry.standard_changed,
             "earlier_versions": [{"version": n, "understood": k} for n, k in entry.earlier_versions],
             "reports": [_report_out(r) for r in entry.understood],
@@ -103,6 +105,6 @@ def _progress_out(entry: LessonProgress) -> dict:
     }
 
 
-@router.get("/me/progress", response=ProgressOut, summary=_("내 학습 기록: 세 기록을 나란히"))
-def my_progress(request: HttpRequest) -> dict:
+@router.get("/me/progress", response=ProgressOut, summary=str(_("내 학습 기록: 세 기록을 나란히")))
+def my_progress(request: ApiRequest) -> dict:
     return {"notice": str(NOT_CERTIFIED), "lessons": [_progress_out(e) for e in selectors.progress_of(request.auth)]}

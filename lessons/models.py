@@ -7,7 +7,7 @@ tables on purpose: neither is a grade, and nothing merges them.
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -69,7 +69,7 @@ class Lesson(models.Model):
         ordering = ["order", "slug"]
 
     def __str__(self) -> str:
-        title = self.current_version.title if self.current_version_id else self.slug
+        title = self.current_version.title if self.current_version is not None else self.slug
         return title
 
 
@@ -233,7 +233,7 @@ class CompletionRecord(models.Model):
 
 
 class SelfReportQuerySet(models.QuerySet["SelfReport"]):
-    def by(self, user: AbstractBaseUser) -> SelfReportQuerySet:
+    def by(self, user: User) -> SelfReportQuerySet:
         return self.filter(user=user)
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.apps import apps
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Count
 from django.utils.translation import gettext
 
@@ -15,7 +17,15 @@ from tutor.access import AnyUser
 from tutor.errors import NotFound
 
 from .content import SLUG
-from .models import CompletionRecord, Lesson, LessonDiagram, LessonFile, PartKey, SelfCheck, SelfReport
+from .models import (
+    CompletionRecord,
+    Lesson,
+    LessonDiagram,
+    LessonFile,
+    PartKey,
+    SelfCheck,
+    SelfReport,
+)
 
 
 def visible_lessons(user: AnyUser) -> list[Lesson]:
@@ -24,6 +34,11 @@ def visible_lessons(user: AnyUser) -> list[Lesson]:
     if not access.may_see_unpublished(user):
         lessons = lessons.published()
     return list(lessons)
+
+
+def published_lessons() -> list[Lesson]:
+    """What every learner sees, in course order (a cohort's progress table is over these)."""
+    return list(Lesson.objects.with_current().filter(current_version__isnull=False).published())
 
 
 def access_lesson(user: AnyUser, slug: str) -> Lesson:
@@ -79,6 +94,14 @@ def reports_for(user: AnyUser, lesson: Lesson) -> dict[str, SelfReport]:
         return {}
     reports = SelfReport.objects.by(user).filter(self_check__version=lesson.current_version).select_related("self_check")
     return {report.self_check.key: report for report in reports}
+
+
+def earlier_reports_count(user: AnyUser, lesson: Lesson) -> int:
+    """How many of the user's self-reports answered self-checks of versions the lesson has moved on from."""
+    if not user.is_authenticated:
+        return 0
+    return (SelfReport.objects.by(user).filter(self_check__version__lesson=lesson)
+            .exclude(self_check__version=lesson.current_version).count())
 
 
 @dataclass(frozen=True)
@@ -140,18 +163,43 @@ class LessonProgress:
         return sorted(self.earlier.items())
 
 
-def progress_of(user: AbstractBaseUser) -> list[LessonProgress]:
-    """Completion and self-report per visible lesson for ``user``; review records join in later apps."""
-    lessons = visible_lessons(user)
-    progress = {
-        lesson.pk: LessonProgress(lesson=lesson)
-        for lesson in lessons
-    }
-    totals = SelfCheck.objects.filter(version__in=[l.current_version_id for l in lessons]).values("version__lesson").annotate(n=Count("id"))
-    for row in totals:
-        progress[row["version__lesson"]].self_checks_total = row["n"]
-    for record in CompletionRecord.objects.filter(user=user, lesson__in=progress):
-        entry = progress[record.lesson_id]
+def progress_of(user: User) -> list[LessonProgress]:
+    """Completion and self-report per visible lesson for ``user``; review records join in later apps.
+
+    For the learner's own pages, apps that build on lessons also link each
+    record (runs, attempts, submissions, readable reviews) by ``record_links_for``.
+    """
+    progress = progress_of_learners([user], lessons=visible_lessons(user))[user.pk]
+    by_lesson = {entry.lesson.pk: entry for entry in progress}
+    for config in apps.get_app_configs():
+        if hasattr(config, "record_links_for"):
+            for lesson_id, links in config.record_links_for(user).items():
+                if lesson_id in by_lesson:
+                    by_lesson[lesson_id].records.extend(links)
+    return progress
+
+
+def progress_of_learners(
+    users: Sequence[User], *, lessons: list[Lesson]
+) -> dict[Any, list[LessonProgress]]:
+    """Each learner's three tracks over ``lessons``, by user id, in the same few queries for 1 or 50.
+
+    A cohort's progress page once ran seven queries per learner; everything here
+    is read with ``user__in`` and sorted into the table in Python.
+    """
+    user_ids = [user.pk for user in users]
+    table = {uid: {lesson.pk: LessonProgress(lesson=lesson) for lesson in lessons} for uid in user_ids}
+    if not user_ids or not lessons:
+        return {uid: list(rows.values()) for uid, rows in table.items()}
+    totals = dict(
+        SelfCheck.objects.filter(version__in=[lesson.current_version_id for lesson in lessons])
+        .values("version__lesson").annotate(n=Count("id")).values_list("version__lesson", "n")
+    )
+    for rows in table.values():
+        for lesson_id, entry in rows.items():
+            entry.self_checks_total = totals.get(lesson_id, 0)
+    for record in CompletionRecord.objects.filter(user_id__in=user_ids, lesson__in=lessons):
+        entry = table[record.user_id][record.lesson_id]
         if record.kind == CompletionRecord.Kind.OPENED:
             entry.opened_at = record.at
         elif record.kind == CompletionRecord.Kind.PART_REACHED:
@@ -163,9 +211,10 @@ def progress_of(user: AbstractBaseUser) -> list[LessonProgress]:
         elif record.kind == CompletionRecord.Kind.EXERCISE_ATTEMPTED:
             entry.exercises_attempted += 1
     # Each report counts against the version of the self-check it answered, never against a newer one.
-    reports = SelfReport.objects.by(user).filter(self_check__version__lesson__in=progress).select_related("self_check__version")
+    reports = (SelfReport.objects.filter(user_id__in=user_ids, self_check__version__lesson__in=lessons)
+               .select_related("self_check__version"))
     for report in reports:
-        entry = progress[report.self_check.version.lesson_id]
+        entry = table[report.user_id][report.self_check.version.lesson_id]
         if report.self_check.version_id == entry.lesson.current_version_id:
             entry.understood.append(report)
         else:
@@ -174,17 +223,14 @@ def progress_of(user: AbstractBaseUser) -> list[LessonProgress]:
     # Review records live in an app that builds on lessons; it answers for itself.
     for config in apps.get_app_configs():
         if hasattr(config, "review_records_for"):
-            for lesson_id, records in config.review_records_for(user).items():
-                if lesson_id in progress:
-                    progress[lesson_id].reviews.extend(records)
-        if hasattr(config, "record_links_for"):
-            for lesson_id, links in config.record_links_for(user).items():
-                if lesson_id in progress:
-                    progress[lesson_id].records.extend(links)
-    return list(progress.values())
+            for uid, by_lesson in config.review_records_for(user_ids).items():
+                for lesson_id, records in by_lesson.items():
+                    if lesson_id in table.get(uid, {}):
+                        table[uid][lesson_id].reviews.extend(records)
+    return {uid: list(rows.values()) for uid, rows in table.items()}
 
 
-def resume_point(user: AbstractBaseUser, progress: list[LessonProgress]) -> tuple[Lesson, str] | None:
+def resume_point(user: User, progress: list[LessonProgress]) -> tuple[Lesson, str] | None:
     """Where 이어서 하기 leads: the lesson last touched, at the anchor of the first part not yet reached.
 
     A lesson read to the end hands over to the next one not finished; with

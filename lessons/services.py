@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.apps import apps
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from tutor import audit
@@ -51,7 +51,7 @@ class LoadReport:
 
 
 @transaction.atomic
-def load_course(*, content_dir: Path, actor: AbstractBaseUser | None = None) -> LoadReport:
+def load_course(*, content_dir: Path, actor: User | None = None) -> LoadReport:
     """Upsert the course from its folder, idempotently.
 
     A lesson gets a new version only when its folder digest changes; a lesson
@@ -81,7 +81,7 @@ def load_course(*, content_dir: Path, actor: AbstractBaseUser | None = None) -> 
     return report
 
 
-def _upsert_lesson(*, course: Course, source: LessonSource, report: LoadReport, actor: AbstractBaseUser | None) -> Lesson:
+def _upsert_lesson(*, course: Course, source: LessonSource, report: LoadReport, actor: User | None) -> Lesson:
     lesson, created = Lesson.objects.get_or_create(
         slug=source.slug, defaults={"course": course, "order": source.order}
     )
@@ -132,7 +132,7 @@ def _create_version(*, lesson: Lesson, source: LessonSource) -> LessonVersion:
     return version
 
 
-def set_lesson_published(*, lesson: Lesson, published: bool, actor: AbstractBaseUser | None, reason: str) -> None:
+def set_lesson_published(*, lesson: Lesson, published: bool, actor: User | None, reason: str) -> None:
     """Publish or unpublish a lesson and write the audit entry; the admin and the loader both call this."""
     if lesson.is_published == published:
         return
@@ -149,7 +149,7 @@ def set_lesson_published(*, lesson: Lesson, published: bool, actor: AbstractBase
     )
 
 
-def _upsert_fixture(*, lesson: Lesson, source: FixtureSource, report: LoadReport, actor: AbstractBaseUser | None) -> None:
+def _upsert_fixture(*, lesson: Lesson, source: FixtureSource, report: LoadReport, actor: User | None) -> None:
     fixture, _ = Fixture.objects.get_or_create(slug=source.slug, defaults={"title": source.title, "lesson": lesson})
     if fixture.loaded_file_digest == source.digest:
         return
@@ -167,7 +167,7 @@ def _upsert_fixture(*, lesson: Lesson, source: FixtureSource, report: LoadReport
 
 
 def create_fixture_version(
-    *, fixture: Fixture, text: str, origin: str, actor: AbstractBaseUser | None, reason: str
+    *, fixture: Fixture, text: str, origin: str, actor: User | None, reason: str
 ) -> FixtureVersion:
     """Add a version of a fixture and make it current, with an audit entry holding both digests.
 
@@ -208,11 +208,12 @@ def fixture_diff(old: str, new: str) -> str:
 
 
 def record_completion(
-    *, user: AbstractBaseUser, lesson: Lesson, kind: str, item: str = ""
+    *, user: User, lesson: Lesson, kind: str, item: str = ""
 ) -> CompletionRecord:
     """Record an activity fact once; repeating it is harmless and changes nothing."""
     try:
         with transaction.atomic():
+            assert lesson.current_version_id is not None
             record, _ = CompletionRecord.objects.get_or_create(
                 user=user, lesson=lesson, kind=kind, item=item,
                 defaults={"version_id": lesson.current_version_id},
@@ -222,7 +223,7 @@ def record_completion(
     return record
 
 
-def report_understood(*, user: AbstractBaseUser, self_check: SelfCheck, confidence: int | None = None) -> SelfReport:
+def report_understood(*, user: User, self_check: SelfCheck, confidence: int | None = None) -> SelfReport:
     """Store "이해했어요" as the learner's own report. Marking twice keeps the first time."""
     try:
         with transaction.atomic():

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_safe, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from tutor import access
+from tutor.http import Request, SignedInRequest
 
 from . import selectors, services
 from .models import CompletionRecord, Course, PartKey, SelfReport
 
 
 @require_safe
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: Request) -> HttpResponse:
     """A visitor's landing page; for a signed-in learner, a personal home: resume and each lesson's tracks."""
     context: dict = {"course": Course.objects.first()}
     if request.user.is_authenticated:
@@ -27,7 +28,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def catalogue(request: HttpRequest) -> HttpResponse:
+def catalogue(request: Request) -> HttpResponse:
     return render(
         request, "lessons/catalogue.html",
         {"course": Course.objects.first(), "lessons": selectors.visible_lessons(request.user)},
@@ -35,11 +36,12 @@ def catalogue(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def lesson_detail(request: HttpRequest, slug: str) -> HttpResponse:
+def lesson_detail(request: Request, slug: str) -> HttpResponse:
     lesson = selectors.access_lesson(request.user, slug)
     if request.user.is_authenticated:
         services.record_completion(user=request.user, lesson=lesson, kind=CompletionRecord.Kind.OPENED)
     version = lesson.current_version
+    assert version is not None  # access_lesson returns only lessons with a version
     reports = selectors.reports_for(request.user, lesson)
     return render(
         request, "lessons/lesson_detail.html",
@@ -53,12 +55,13 @@ def lesson_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "self_check_part": PartKey.SELF_CHECK.value,
             "explain_part": PartKey.EXPLAIN.value,
             "evidence_parts": [PartKey.PRACTICE.value, PartKey.TRANSFER.value, PartKey.EXPLAIN.value],
+            "earlier_reports": selectors.earlier_reports_count(request.user, lesson),
         },
     )
 
 
 @require_POST
-def part_reached(request: HttpRequest, slug: str, key: str) -> HttpResponse:
+def part_reached(request: SignedInRequest, slug: str, key: str) -> HttpResponse:
     """Record that the reader scrolled to a part (sent by lesson.js; a visitor's is ignored)."""
     if not request.user.is_authenticated or key not in PartKey.values:
         return HttpResponse(status=204)
@@ -68,7 +71,7 @@ def part_reached(request: HttpRequest, slug: str, key: str) -> HttpResponse:
 
 
 @require_safe
-def self_check_answer(request: HttpRequest, slug: str, key: str) -> HttpResponse:
+def self_check_answer(request: SignedInRequest, slug: str, key: str) -> HttpResponse:
     """Reveal an answer: a fragment for htmx, a page of its own without JavaScript."""
     check = selectors.access_self_check(request.user, slug, key)
     lesson = check.version.lesson
@@ -85,7 +88,7 @@ def self_check_answer(request: HttpRequest, slug: str, key: str) -> HttpResponse
 
 
 @require_POST
-def self_check_understood(request: HttpRequest, slug: str, key: str) -> HttpResponse:
+def self_check_understood(request: SignedInRequest, slug: str, key: str) -> HttpResponse:
     check = selectors.access_self_check(request.user, slug, key)
     raw = request.POST.get("confidence", "")
     confidence = int(raw) if raw in {"1", "2", "3"} else None
@@ -96,7 +99,7 @@ def self_check_understood(request: HttpRequest, slug: str, key: str) -> HttpResp
 
 
 @require_safe
-def lesson_file(request: HttpRequest, slug: str, name: str) -> HttpResponse:
+def lesson_file(request: Request, slug: str, name: str) -> HttpResponse:
     file = selectors.access_lesson_file(request.user, slug, name)
     response = HttpResponse(file.content, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{file.name}"'
@@ -104,7 +107,7 @@ def lesson_file(request: HttpRequest, slug: str, name: str) -> HttpResponse:
 
 
 @require_safe
-def lesson_diagram(request: HttpRequest, slug: str, digest: str, name: str) -> HttpResponse:
+def lesson_diagram(request: Request, slug: str, digest: str, name: str) -> HttpResponse:
     """Serve a checked SVG as an image that can do nothing even when opened on its own."""
     diagram = selectors.access_diagram(request.user, slug, digest, name)
     response = HttpResponse(diagram.svg, content_type="image/svg+xml; charset=utf-8")
@@ -116,7 +119,7 @@ def lesson_diagram(request: HttpRequest, slug: str, digest: str, name: str) -> H
 
 @login_required
 @require_safe
-def my_progress(request: HttpRequest) -> HttpResponse:
+def my_progress(request: SignedInRequest) -> HttpResponse:
     return render(
         request, "lessons/progress.html",
         {"progress": selectors.progress_of(request.user), "is_instructor": access.is_instructor(request.user)},

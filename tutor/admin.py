@@ -5,13 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.auth.models import User
 from django.http import HttpRequest
 
 from . import services
+from .forms import AdminSignInForm
 from .models import AuditEntry, Cohort, IntegrityCheck
 
 admin.site.site_header = "근거 튜터 관리"
+admin.site.login_form = AdminSignInForm
 admin.site.site_title = "근거 튜터 관리"
+
+
+def staff(request: HttpRequest) -> User | None:
+    """The signed-in staff member behind an admin request (the admin lets no visitor in)."""
+    return request.user if isinstance(request.user, User) else None
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

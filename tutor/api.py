@@ -12,8 +12,8 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
-from ninja.renderers import JSONRenderer
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.renderers import JSONRenderer
 from ninja.security import HttpBearer, SessionAuth
 from ninja.security.base import AuthBase
 
@@ -95,7 +95,7 @@ def tutor_error(request: HttpRequest, exc: TutorError) -> HttpResponse:
     if isinstance(exc, NotFound):
         audit.refused_access(request, exc)
     headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
-    return problem(request, status=exc.status, code=exc.code, title=exc.title, detail=exc.detail, headers=headers)
+    return problem(request, status=exc.status, code=exc.code, title=str(exc.title), detail=exc.detail, headers=headers)
 
 
 @api.exception_handler(ValidationError)

@@ -10,7 +10,10 @@ class TutorConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.auth.signals import user_login_failed
+        from django.urls import register_converter
 
         from . import audit, checks  # noqa: F401  (checks registers the system checks)
+        from .numbers import IdConverter
 
         user_login_failed.connect(audit.sign_in_failed, dispatch_uid="tutor.audit.sign_in_failed")
+        register_converter(IdConverter, "id")

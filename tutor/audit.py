@@ -15,8 +15,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
 
@@ -72,7 +71,7 @@ def _target_fields(target: models.Model | Target) -> dict[str, str]:
     return {"target_type": target._meta.label_lower, "target_id": str(target.pk), "target_label": str(target)[:200]}
 
 
-def _actor(actor: AbstractBaseUser | AnonymousUser | None) -> AbstractBaseUser | None:
+def _actor(actor: User | AnonymousUser | None) -> User | None:
     return actor if actor is not None and actor.is_authenticated else None
 
 
@@ -80,7 +79,7 @@ def _append(**fields: Any) -> AuditEntry:
     """Add the entry at the end of the chain; call with the chain lock held."""
     key = keys.current_key()
     last = AuditEntry.objects.chained().values("seq", "chain").last()
-    fields.update(seq=(last["seq"] + 1) if last else 1, key_id=key.key_id)
+    fields.update(seq=(last["seq"] or 0) + 1 if last else 1, key_id=key.key_id)
     entry = AuditEntry(**fields)
     values = {name: getattr(entry, name) for name in CHAINED_FIELDS}
     entry.chain = entry_chain(values, last["chain"] if last else "", key)
@@ -90,7 +89,7 @@ def _append(**fields: Any) -> AuditEntry:
 
 def record(
     *,
-    actor: AbstractBaseUser | AnonymousUser | None,
+    actor: User | AnonymousUser | None,
     action: str,
     target: models.Model | Target,
     reason: str = "",
@@ -110,7 +109,7 @@ def record(
 
 def refusal(
     *,
-    actor: AbstractBaseUser | AnonymousUser | None,
+    actor: User | AnonymousUser | None,
     action: str,
     target: models.Model | Target,
     reason: str = "",
@@ -195,7 +194,7 @@ def refused_access(request: Any, exc: Any) -> None:
     """Log a 404 that an access check gave a signed-in user; called by the page and API error handlers.
 
     The target is what the check refused, or else the URL route (not the path),
-    so probing ids yields one gathered entry per route and hour, not one per id.
+    so probing ids or names yields one gathered entry per route and hour, not one per id.
     """
     user = getattr(request, "auth", None) or getattr(request, "user", None)
     if user is None or not user.is_authenticated:
@@ -207,8 +206,9 @@ def refused_access(request: Any, exc: Any) -> None:
         route = (match.route if match is not None else "") or request.path
         target = Target("route", route[:64], route[:200])
     try:
+        # No path: it may name another person (a username in the URL); the target or route is enough.
         refusal(actor=user, action="access.deny", target=target, reason=exc.reason or exc.detail,
-                detail={"method": request.method, "path": request.path[:200]})
+                detail={"method": request.method})
     except DatabaseError:  # the person still gets their 404, never a 500; the failure reaches the server log
         logger.exception("could not audit a refused access to %s", request.path)
 

@@ -15,7 +15,7 @@ FORBIDDEN_SOURCES = {"'unsafe-inline'", "'unsafe-eval'"}
 def check_csp(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
     """Refuse a Content-Security-Policy that would allow inline script or style, or eval."""
     directives = getattr(settings, "CONTENT_SECURITY_POLICY", {}).get("DIRECTIVES", {})
-    errors = []
+    errors: list[checks.CheckMessage] = []
     for name, sources in directives.items():
         bad = FORBIDDEN_SOURCES.intersection(sources)
         if bad:
@@ -28,7 +28,7 @@ def check_csp(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
 @checks.register(checks.Tags.security, deploy=True)
 def check_production_settings(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
     """In a deployment the secret must come from the environment and demo accounts must be off."""
-    errors = []
+    errors: list[checks.CheckMessage] = []
     if not os.environ.get("SECRET_KEY"):
         errors.append(checks.Warning("SECRET_KEY is not set in the environment.", id="tutor.W001"))
     if settings.DEMO_ACCOUNTS_ALLOWED:
@@ -39,7 +39,7 @@ def check_production_settings(app_configs: Any, **kwargs: Any) -> list[checks.Ch
 @checks.register(checks.Tags.security)
 def check_seal_keys(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
     """The seal key must be its own secret: never SECRET_KEY, so neither rotation touches the other."""
-    errors = []
+    errors: list[checks.CheckMessage] = []
     if any(key.secret == settings.SECRET_KEY for key in settings.SEAL_KEYS):
         errors.append(checks.Error("A seal key equals SECRET_KEY; give SEAL_KEYS its own secret.", id="tutor.E003"))
     return errors

@@ -8,5 +8,10 @@ from . import access
 
 
 def roles(request: HttpRequest) -> dict[str, bool]:
-    """Which role-specific links to show; access itself is always checked by the selectors."""
-    return {"is_instructor": access.is_instructor(request.user)}
+    """Which role-specific links to show; access itself is always checked by the selectors.
+
+    An error page rendered before authentication ran (a bad Host header, say)
+    has no ``request.user``; it shows the links of a visitor.
+    """
+    user = getattr(request, "user", None)
+    return {"is_instructor": user is not None and access.is_instructor(user)}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 
@@ -17,12 +18,12 @@ class TutorError(Exception):
 
     status: int = 400
     code: str = "bad_request"
-    title: str = _("요청을 처리할 수 없습니다")
+    title: str | Promise = _("요청을 처리할 수 없습니다")
 
     def __init__(self, detail: str | None = None, *, retry_after: int | None = None) -> None:
         # The class-level title is lazy; this instance gets plain strings in the
         # language active when it is raised, so JSON bodies never hold a proxy.
-        self.title = str(self.title)
+        self.title: str = str(self.title)
         self.detail = str(detail or self.title)
         self.retry_after = retry_after
         super().__init__(self.detail)

@@ -5,19 +5,40 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from . import services
+from . import throttle
 from .errors import Throttled
 
 
-def client_address(request: Any) -> str | None:
-    return request.META.get("REMOTE_ADDR") or None
+class ThrottledSignInMixin:
+    """Count the attempt before the password is checked; refuse with the wait while backing off.
+
+    Used by every form that checks a password (the site's and the admin's), so
+    no entry point escapes the throttle.
+    """
+
+    request: Any
+    cleaned_data: dict[str, Any]
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username") or ""
+        if not username or not self.cleaned_data.get("password"):
+            return super().clean()  # type: ignore[misc]
+        address = throttle.client_address(self.request)
+        try:
+            throttle.begin_attempt(username=username, address=address)
+        except Throttled as exc:
+            raise forms.ValidationError(exc.detail, code="throttled") from exc
+        cleaned: dict[str, Any] = super().clean()  # type: ignore[misc]
+        throttle.attempt_succeeded(user=self.get_user(), username=username, address=address)  # type: ignore[attr-defined]
+        return cleaned
 
 
-class SignInForm(AuthenticationForm):
+class SignInForm(ThrottledSignInMixin, AuthenticationForm):
     error_messages = {
         "invalid_login": _("아이디 또는 비밀번호가 맞지 않습니다. 대소문자를 확인하세요."),
         "inactive": _("사용이 중지된 계정입니다."),
@@ -29,22 +50,9 @@ class SignInForm(AuthenticationForm):
         self.fields["password"].label = gettext("비밀번호")
         self.fields["username"].widget.attrs.update({"autocomplete": "username", "autocapitalize": "none"})
 
-    def clean(self) -> dict[str, Any]:
-        username = self.cleaned_data.get("username") or ""
-        address = client_address(self.request)
-        try:
-            services.ensure_sign_in_allowed(username=username, address=address)
-        except Throttled as exc:
-            raise forms.ValidationError(exc.detail, code="throttled") from exc
-        try:
-            return super().clean()
-        except forms.ValidationError:
-            services.record_sign_in_failure(username=username, address=address)
-            raise
 
-    def confirm_login_allowed(self, user: Any) -> None:
-        super().confirm_login_allowed(user)
-        services.clear_sign_in_failures(username=user.get_username())
+class AdminSignInForm(ThrottledSignInMixin, AdminAuthenticationForm):
+    """The admin's sign-in, under the same throttle as the site's."""
 
 
 class TokenForm(forms.Form):

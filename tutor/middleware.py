@@ -1,7 +1,14 @@
-"""Turn a ``TutorError`` raised under a page into a Korean page (the API has its own handler)."""
+"""Request ids and timing, the body size limit, and ``TutorError`` turned into a Korean page.
+
+(The API turns a ``TutorError`` into problem+json itself, in ``tutor.api``.)
+"""
 
 from __future__ import annotations
 
+import logging
+import re
+import time
+import uuid
 from collections.abc import Callable
 from urllib.parse import urlencode
 
@@ -10,8 +17,61 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 
-from . import audit
+from . import audit, logs
 from .errors import NotFound, SignInRequired, TutorError
+
+request_logger = logging.getLogger("tutor.request")
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
+
+
+class RequestIdMiddleware:
+    """Give every request an id (kept from a trusted proxy's header when well-formed) and log it
+    with the response's status and duration.
+
+    The id is in every log line written while the request runs and in the
+    ``X-Request-ID`` response header, so a learner's report can be matched to the logs.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        incoming = request.META.get(settings.REQUEST_ID_HEADER, "")
+        rid = incoming if _REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
+        token = logs.request_id.set(rid)
+        started = time.perf_counter()
+        try:
+            response = self.get_response(request)
+            response["X-Request-ID"] = rid
+            request_logger.info(
+                "%s %s %s", request.method, request.path, response.status_code,
+                extra={"method": request.method, "path": request.path, "status": response.status_code,
+                       "duration_ms": round((time.perf_counter() - started) * 1000, 1)},
+            )
+            return response
+        finally:
+            logs.request_id.reset(token)
+
+
+
+class BodyLimitMiddleware:
+    """Answer 413 (a Korean page, or problem+json under /api/) before reading a body over the limit.
+
+    Placed after authentication so the page can show who is signed in, and
+    before anything reads the body (the CSRF check reads form posts).
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        length = request.META.get("CONTENT_LENGTH") or "0"
+        if limit is not None and length.isascii() and length.isdigit() and int(length) > limit:
+            from .views import too_large
+
+            return too_large(request)
+        return self.get_response(request)
 
 
 class TutorErrorMiddleware:

@@ -1,19 +1,19 @@
-"""People around the course: cohorts, personal API tokens, sign-in failures and the audit log."""
+"""People around the course: cohorts, personal API tokens, sign-in throttling and the audit log."""
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 
 class CohortQuerySet(models.QuerySet["Cohort"]):
-    def taught_by(self, user: AbstractBaseUser) -> CohortQuerySet:
+    def taught_by(self, user: User | AnonymousUser) -> CohortQuerySet:
         return self.filter(instructors=user)
 
-    def attended_by(self, user: AbstractBaseUser) -> CohortQuerySet:
+    def attended_by(self, user: User) -> CohortQuerySet:
         return self.filter(learners=user)
 
 
@@ -67,12 +67,28 @@ class ApiToken(models.Model):
         return f"{self.name} ({self.prefix}…)"
 
 
-class SignInFailure(models.Model):
-    """One failed sign-in, kept only long enough to throttle guessing."""
+class SignInThrottle(models.Model):
+    """Recent sign-in failures under one key (account and address, account, or address).
 
-    username = models.CharField(max_length=150, db_index=True)
-    address = models.GenericIPAddressField(null=True, db_index=True)
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    ``next_attempt_at`` is when the next attempt under this key may have its
+    password checked: back-off, never a lock without end.
+    """
+
+    key = models.CharField(max_length=300, unique=True)
+    failures = models.PositiveIntegerField(default=0)
+    last_failure_at = models.DateTimeField(null=True, db_index=True)
+    next_attempt_at = models.DateTimeField(null=True)
+
+
+class KnownSignInAddress(models.Model):
+    """An address from which an account signed in: the owner there skips the account-wide back-off."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    address = models.GenericIPAddressField()
+    last_seen_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "address"], name="known_sign_in_address_once")]
 
 
 class AuditEntryQuerySet(models.QuerySet["AuditEntry"]):

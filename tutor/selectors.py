@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q
 from django.utils import timezone
 
@@ -13,7 +13,7 @@ from .models import ApiToken, AuditEntry, Cohort
 from .services import TOKEN_PREFIX, token_digest
 
 
-def user_for_token(raw: str) -> AbstractBaseUser | None:
+def user_for_token(raw: str) -> User | None:
     """Return the owner of an active token, or ``None``; touch its last-used time."""
     if not raw.startswith(TOKEN_PREFIX) or len(raw) > 100:
         return None
@@ -24,11 +24,11 @@ def user_for_token(raw: str) -> AbstractBaseUser | None:
     return token.user
 
 
-def tokens_of(user: AbstractBaseUser) -> list[ApiToken]:
+def tokens_of(user: User) -> list[ApiToken]:
     return list(ApiToken.objects.filter(user=user))
 
 
-def audit_entries_for(user: AbstractBaseUser, *, limit: int = 200) -> list[AuditEntry]:
+def audit_entries_for(user: User, *, limit: int = 200) -> list[AuditEntry]:
     """Admins see every entry; an instructor sees what the people of their cohorts (and they) did."""
     entries = AuditEntry.objects.select_related("actor").order_by("-at", "-id")
     if user.is_superuser:

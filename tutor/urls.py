@@ -3,18 +3,19 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from . import views
+from . import health, views
 from .api import api
 
 account_patterns = [
     path("sign-in/", views.SignInView.as_view(), name="sign-in"),
     path("sign-out/", views.SignOutView.as_view(), name="sign-out"),
     path("api-tokens/", views.api_tokens, name="api-tokens"),
-    path("api-tokens/<int:token_id>/revoke/", views.revoke_api_token, name="revoke-api-token"),
+    path("api-tokens/<id:token_id>/revoke/", views.revoke_api_token, name="revoke-api-token"),
     path("audit/", views.audit_log, name="audit"),
 ]
 
 urlpatterns = [
+    path("healthz", health.healthz, name="healthz"),
     path("", include("lessons.urls")),
     path("account/", include((account_patterns, "tutor"))),
     path("labs/", include("exercises.labs.urls")),

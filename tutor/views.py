@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
+
+from tutor.http import SignedInRequest
 
 from . import selectors, services
 from .forms import SignInForm, TokenForm
@@ -28,7 +33,7 @@ class SignOutView(auth_views.LogoutView):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def api_tokens(request: HttpRequest) -> HttpResponse:
+def api_tokens(request: SignedInRequest) -> HttpResponse:
     form = TokenForm(request.POST or None)
     new_secret = None
     if request.method == "POST" and form.is_valid():
@@ -42,7 +47,7 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def revoke_api_token(request: HttpRequest, token_id: int) -> HttpResponse:
+def revoke_api_token(request: SignedInRequest, token_id: int) -> HttpResponse:
     services.revoke_api_token(user=request.user, token_id=token_id)
     messages.success(request, gettext("토큰을 폐기했습니다. 이 토큰을 쓰던 클라이언트는 더 이상 접속할 수 없습니다."))
     return redirect("tutor:api-tokens")
@@ -57,7 +62,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     )
 
 
-def _error_page(status: int, code: str, title_text: str, detail_text: str) -> Callable[..., HttpResponse]:
+def _error_page(status: int, code: str, title_text: str | Promise, detail_text: str | Promise) -> Callable[..., HttpResponse]:
     """Build a handler that answers in Korean: a page, or problem+json under ``/api/``."""
 
     def view(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -71,7 +76,19 @@ def _error_page(status: int, code: str, title_text: str, detail_text: str) -> Ca
     return view
 
 
-bad_request = _error_page(400, "bad_request", gettext_lazy("잘못된 요청입니다"), gettext_lazy("주소나 보낸 내용을 확인하세요."))
+too_large = _error_page(
+    413, "too_large", gettext_lazy("보낸 내용이 너무 큽니다"),
+    gettext_lazy("요청 본문은 %(mib)s MiB까지 받습니다. 내용을 줄여 다시 보내 주세요.")
+    % {"mib": round(settings.DATA_UPLOAD_MAX_MEMORY_SIZE / 1024 / 1024, 1)},
+)
+_bad_request = _error_page(400, "bad_request", gettext_lazy("잘못된 요청입니다"), gettext_lazy("주소나 보낸 내용을 확인하세요."))
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Answer 400, or 413 when the body was over the limit (Django reports both as bad requests)."""
+    if isinstance(exception, RequestDataTooBig):
+        return too_large(request, exception)
+    return _bad_request(request, exception)
 permission_denied = _error_page(403, "refused", gettext_lazy("허용되지 않은 요청입니다"), gettext_lazy("이 작업을 할 권한이 없습니다."))
 page_not_found = _error_page(404, "not_found", gettext_lazy("찾을 수 없습니다"), gettext_lazy("주소가 바뀌었거나, 볼 수 없는 페이지입니다."))
 server_error = _error_page(
@@ -82,7 +99,7 @@ server_error = _error_page(
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
-def audit_log(request: HttpRequest) -> HttpResponse:
+def audit_log(request: SignedInRequest) -> HttpResponse:
     """Read-only: nobody can change or delete an entry through the site."""
     return render(request, "tutor/audit_log.html", {"entries": selectors.audit_entries_for(request.user)})
 

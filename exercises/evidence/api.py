@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest
 from ninja import Router, Status
 
 from exercises.labs.api import run_out
 from exercises.labs.schemas import RunOut
+from tutor.access import AnyUser
+from tutor.http import ApiRequest
 
 from . import selectors, services
 from .models import Review, Submission
@@ -15,7 +16,7 @@ from .schemas import FlagIn, QueueRowOut, ReviewIn, SubmissionOut
 router = Router(tags=["남길 증거"])
 
 
-def submission_out(viewer: object, submission: Submission) -> dict:
+def submission_out(viewer: AnyUser, submission: Submission) -> dict:
     changed = selectors.standard_changed(submission)
     fixture_number = submission.fixture_version.number if submission.fixture_version else None
     reviews = selectors.reviews_visible_to(viewer, submission)
@@ -36,25 +37,25 @@ def submission_out(viewer: object, submission: Submission) -> dict:
 
 
 @router.get("/submissions", response=list[SubmissionOut], summary="내 제출 (제출한 판)")
-def my_submissions(request: HttpRequest) -> list[dict]:
+def my_submissions(request: ApiRequest) -> list[dict]:
     submissions = (Submission.objects.submitted().filter(author=request.auth)
                    .select_related("task__fixture", "rubric_version", "fixture_version", "author"))
     return [submission_out(request.auth, s) for s in submissions]
 
 
 @router.get("/submissions/{submission_id}", response=SubmissionOut, summary="제출 하나 (본인, 배정된 동료, 강사)")
-def get_submission(request: HttpRequest, submission_id: int) -> dict:
+def get_submission(request: ApiRequest, submission_id: int) -> dict:
     return submission_out(request.auth, selectors.access_submission(request.auth, submission_id))
 
 
 @router.get("/submissions/{submission_id}/runs/{run_id}", response=RunOut,
             summary="제출에 붙은 실행 기록과 봉인 (본인, 배정된 동료, 강사; 읽기 전용)")
-def get_attached_run(request: HttpRequest, submission_id: int, run_id: int) -> dict:
+def get_attached_run(request: ApiRequest, submission_id: int, run_id: int) -> dict:
     return run_out(selectors.access_attached_run(request.auth, submission_id, run_id))
 
 
 @router.post("/submissions/{submission_id}/reviews", response={201: SubmissionOut}, summary="검토 기록 (본인·동료·강사)")
-def add_review(request: HttpRequest, submission_id: int, payload: ReviewIn) -> Status:
+def add_review(request: ApiRequest, submission_id: int, payload: ReviewIn) -> Status:
     submission = selectors.access_submission(request.auth, submission_id)
     kind = selectors.review_kind_for(request.auth, submission) or Review.Kind.PEER
     services.record_review(reviewer=request.auth, submission=submission, kind=kind, judgements=payload.judgements,
@@ -64,21 +65,21 @@ def add_review(request: HttpRequest, submission_id: int, payload: ReviewIn) -> S
 
 @router.post("/submissions/{submission_id}/release", response=SubmissionOut,
              summary="내 기수의 검토와 메모 공개 (강사)")
-def release(request: HttpRequest, submission_id: int) -> dict:
+def release(request: ApiRequest, submission_id: int) -> dict:
     submission = selectors.access_submission(request.auth, submission_id)
     services.release_reviews(instructor=request.auth, submission=submission)
     return submission_out(request.auth, submission)
 
 
 @router.post("/reviews/{review_id}/release", response=SubmissionOut, summary="검토 하나 공개 (그 기수의 강사)")
-def release_review(request: HttpRequest, review_id: int) -> dict:
+def release_review(request: ApiRequest, review_id: int) -> dict:
     review = selectors.access_review_to_release(request.auth, review_id)
     services.release_review(instructor=request.auth, review=review)
     return submission_out(request.auth, review.submission)
 
 
 @router.post("/reviews/{review_id}/flags", response={201: dict}, summary="검토의 한 기준에 이의 제기 (작성자)")
-def flag(request: HttpRequest, review_id: int, payload: FlagIn) -> Status:
+def flag(request: ApiRequest, review_id: int, payload: FlagIn) -> Status:
     review = selectors.access_review_of_own_work(request.auth, review_id)
     created = services.flag_criterion(author=request.auth, review=review, criterion=payload.criterion,
                                       reason=payload.reason)
@@ -86,7 +87,7 @@ def flag(request: HttpRequest, review_id: int, payload: FlagIn) -> Status:
 
 
 @router.get("/queue", response=list[QueueRowOut], summary="강사 검토 대기열")
-def queue(request: HttpRequest, task: str = "", state: str = "", flagged: bool = False,
+def queue(request: ApiRequest, task: str = "", state: str = "", flagged: bool = False,
           disagreement: bool = False) -> list[dict]:
     rows = selectors.instructor_queue(request.auth, task_slug=task, state=state, flagged=flagged,
                                       disagreement=disagreement)

@@ -23,11 +23,12 @@ class EvidenceConfig(AppConfig):
 
         return load_tasks(lesson=lesson, folder=folder)
 
-    def review_records_for(self, user: Any) -> dict[int, list[str]]:
-        """Called by ``lessons.selectors.progress_of``: the review track, per lesson, as the author may see it."""
+    def review_records_for(self, user_ids: list[Any]) -> dict[Any, dict[int, list[str]]]:
+        """Called by ``lessons.selectors.progress_of_learners``: each author's review track, per lesson,
+        as the author may see it."""
         from .selectors import released_review_counts
 
-        return released_review_counts(user)
+        return released_review_counts(user_ids)
 
     def record_links_for(self, user: Any) -> dict[int, list[Any]]:
         """Called by ``lessons.selectors.progress_of``: links to this learner's submissions and readable reviews."""

@@ -15,7 +15,7 @@ from lessons.rendering import render_markdown
 from .models import INSUFFICIENT, EvidenceTask
 
 
-def criteria_digest(criteria: list[dict[str, Any]]) -> str:
+def criteria_digest(criteria: list[Any]) -> str:
     return hashlib.sha256(json.dumps(criteria, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 

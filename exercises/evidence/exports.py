@@ -54,7 +54,7 @@ def review_rows(instructor: AnyUser) -> list[list[object]]:
         for criterion in submission.rubric_version.criteria:
             if (submission.task.slug, criterion["key"]) not in columns:
                 columns.append((submission.task.slug, criterion["key"]))
-    header = ["task", "learner", "version", "submitted_at", "rubric_version", "fixture_version", "peer_minimum",
+    header: list[object] = ["task", "learner", "version", "submitted_at", "rubric_version", "fixture_version", "peer_minimum",
               "review_kind", "reviewer", "review_released", *[f"{t}:{c}" for t, c in columns],
               "citations", "comment", "flags", "disagreement", "disagreement_resolution", "reproduction"]
     rows: list[list[object]] = [header]
@@ -62,7 +62,7 @@ def review_rows(instructor: AnyUser) -> list[list[object]]:
         reviews: list[Review | None] = list(submission.reviews.all()) or [None]
         disagreement = "; ".join(disagreeing_criteria([r for r in reviews if r]))
         base = [submission.task.slug, submission.author.get_username(), submission.version,
-                submission.submitted_at.isoformat(), submission.rubric_version.number,
+                submission.submitted_at.isoformat() if submission.submitted_at else "", submission.rubric_version.number,
                 submission.fixture_version.number if submission.fixture_version else "", peer_minimum(submission)]
         by_key = {c["key"]: c for c in submission.rubric_version.criteria}
         for review in reviews:

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
@@ -44,12 +44,12 @@ def latest_submitted(task: EvidenceTask) -> QuerySet[Submission]:
     return Submission.objects.submitted().filter(task=task, pk=Subquery(newest.values("pk")[:1]))
 
 
-def handed_authors(reviewer: AbstractBaseUser, task: EvidenceTask) -> QuerySet:
+def handed_authors(reviewer: User, task: EvidenceTask) -> QuerySet:
     """Authors whose work of ``task`` this reviewer was ever handed, in any version and however it ended."""
     return PeerAllocation.objects.filter(reviewer=reviewer, submission__task=task).values("submission__author")
 
 
-def peer_refusal(reviewer: AbstractBaseUser, task: EvidenceTask) -> str:
+def peer_refusal(reviewer: User, task: EvidenceTask) -> str:
     """Why ``reviewer`` may not receive peer work of ``task`` yet, or "" when they may."""
     if not Submission.objects.submitted().filter(task=task, author=reviewer).exists():
         return _("먼저 이 과제를 제출해야 동료의 작업을 받을 수 있습니다.")
@@ -73,7 +73,7 @@ def expire_leases(*, now: datetime | None = None) -> int:
 
 
 @transaction.atomic
-def allocate_peer_work(*, reviewer: AbstractBaseUser, task: EvidenceTask) -> PeerAllocation:
+def allocate_peer_work(*, reviewer: User, task: EvidenceTask) -> PeerAllocation:
     """Hand the reviewer one classmate's submission on a lease, just in time.
 
     The live lease, if any, is returned again. Otherwise the submission with the
@@ -106,7 +106,7 @@ def allocate_peer_work(*, reviewer: AbstractBaseUser, task: EvidenceTask) -> Pee
 
 
 @transaction.atomic
-def give_back(*, reviewer: AbstractBaseUser, allocation: PeerAllocation, reason: str) -> PeerAllocation:
+def give_back(*, reviewer: User, allocation: PeerAllocation, reason: str) -> PeerAllocation:
     """Return a live lease unreviewed, with a reason; once per task. That author is not handed again."""
     allocation = PeerAllocation.objects.select_for_update().select_related("submission").get(pk=allocation.pk)
     if allocation.reviewer_id != reviewer.pk:
@@ -127,7 +127,7 @@ def give_back(*, reviewer: AbstractBaseUser, allocation: PeerAllocation, reason:
 
 
 @transaction.atomic
-def assign_peer(*, instructor: AbstractBaseUser, submission: Submission, reviewer: AbstractBaseUser) -> PeerAllocation:
+def assign_peer(*, instructor: User, submission: Submission, reviewer: User) -> PeerAllocation:
     """An instructor hands a waiting submission to a learner of any cohort they teach, on a lease.
 
     The same gates hold as for a learner asking: submitted the task, practised
@@ -151,7 +151,7 @@ def assign_peer(*, instructor: AbstractBaseUser, submission: Submission, reviewe
 
 
 @transaction.atomic
-def reproduce_run(*, reviewer: AbstractBaseUser, allocation: PeerAllocation, run: LabRun) -> Reproduction:
+def reproduce_run(*, reviewer: User, allocation: PeerAllocation, run: LabRun) -> Reproduction:
     """Re-run an attached lab run in the sandbox for the reviewer, marked as a reproduction: it is kept out of
     the reviewer's own runs and writes no completion fact."""
     if allocation.reviewer_id != reviewer.pk or not allocation.submission.lab_runs.filter(pk=run.pk).exists():

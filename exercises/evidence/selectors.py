@@ -4,9 +4,10 @@ others' work never reaches anyone. Each answer about who may do what comes from 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
@@ -91,7 +92,7 @@ def standard_changed(submission: Submission) -> bool:
     task = submission.task
     if submission.rubric_version_id != task.current_rubric_id:
         return True
-    return bool(task.fixture_id and submission.fixture_version_id != task.fixture.current_version_id)
+    return bool(task.fixture is not None and submission.fixture_version_id != task.fixture.current_version_id)
 
 
 def review_kind_for(user: AnyUser, submission: Submission) -> str | None:
@@ -136,7 +137,7 @@ def reviews_visible_to(user: AnyUser, submission: Submission) -> list[Review]:
         return list(reviews)
     if user.pk == submission.author_id:
         return list(reviews.filter(Q(kind=Review.Kind.SELF) | Q(released_at__isnull=False)))
-    return list(reviews.filter(reviewer=user))
+    return list(reviews.filter(reviewer_id=user.pk))
 
 
 def flags_visible_to(user: AnyUser, review: Review) -> list[tuple[Flag, str]]:
@@ -173,18 +174,18 @@ def name_of_author(viewer: AnyUser, submission: Submission) -> str:
     return submission.author.get_username() if access.sees_names(viewer, author=submission.author) else _("익명 동료")
 
 
-def draft_of(author: AbstractBaseUser, task: EvidenceTask) -> Submission | None:
+def draft_of(author: User, task: EvidenceTask) -> Submission | None:
     return (Submission.objects.filter(task=task, author=author, status=Submission.Status.DRAFT)
             .prefetch_related("lab_runs").first())
 
 
-def submissions_of(author: AbstractBaseUser, task: EvidenceTask) -> list[Submission]:
+def submissions_of(author: User, task: EvidenceTask) -> list[Submission]:
     return list(Submission.objects.submitted().filter(task=task, author=author)
                 .annotate(released=Count("reviews", filter=Q(reviews__released_at__isnull=False)))
                 .order_by("-version"))
 
 
-def attachable_runs(author: AbstractBaseUser, task: EvidenceTask) -> list[LabRun]:
+def attachable_runs(author: User, task: EvidenceTask) -> list[LabRun]:
     """The author's own practice runs of the lesson's labs; reproductions of peers' runs are never offered."""
     if not task.attach_runs:
         return []
@@ -192,24 +193,25 @@ def attachable_runs(author: AbstractBaseUser, task: EvidenceTask) -> list[LabRun
                 .order_by("-created_at")[:30])
 
 
-def released_review_counts(user: AbstractBaseUser) -> dict[int, list[str]]:
-    """Per lesson, the kinds of released reviews of ``user``'s work (for the three-track progress view)."""
-    result: dict[int, list[str]] = {}
-    reviews = (Review.objects.filter(submission__author=user).filter(Q(kind=Review.Kind.SELF)
-                                                                     | Q(released_at__isnull=False))
+def released_review_counts(user_ids: list[Any]) -> dict[Any, dict[int, list[str]]]:
+    """Per author and lesson, the kinds of reviews each author may see of their work: their own
+    self-reviews, and others' once released (for the three-track progress view)."""
+    result: dict[Any, dict[int, list[str]]] = {}
+    reviews = (Review.objects.filter(submission__author_id__in=user_ids)
+               .filter(Q(kind=Review.Kind.SELF) | Q(released_at__isnull=False))
                .select_related("submission__task").order_by("kind", "created_at"))
     for review in reviews:
-        result.setdefault(review.submission.task.lesson_id, []).append(
+        result.setdefault(review.submission.author_id, {}).setdefault(review.submission.task.lesson_id, []).append(
             f"{review.submission.task.title}: {review.get_kind_display()}")
     return result
 
 
-def allocations_of(user: AbstractBaseUser, task: EvidenceTask) -> list[PeerAllocation]:
+def allocations_of(user: User, task: EvidenceTask) -> list[PeerAllocation]:
     return list(PeerAllocation.objects.filter(reviewer=user, submission__task=task).select_related("submission")
                 .order_by("-created_at"))
 
 
-def may_give_back(user: AbstractBaseUser, task: EvidenceTask) -> bool:
+def may_give_back(user: User, task: EvidenceTask) -> bool:
     return not PeerAllocation.objects.filter(reviewer=user, submission__task=task,
                                              end=PeerAllocation.End.RETURNED).exists()
 
@@ -228,7 +230,7 @@ def access_calibration_example(user: AnyUser, task: EvidenceTask, example_id: in
     return example
 
 
-def practice_review_of(user: AbstractBaseUser, example: CalibrationExample) -> CalibrationReview | None:
+def practice_review_of(user: User, example: CalibrationExample) -> CalibrationReview | None:
     return CalibrationReview.objects.filter(example=example, reviewer=user).first()
 
 
@@ -312,6 +314,7 @@ class QueueRow:
     open_flags: int
     disagreement: bool
     unreleased: int
+    peer_leased: int = 0
     reproductions: list[str] = field(default_factory=list)
 
     @property
@@ -342,6 +345,7 @@ def _queue_row(submission: Submission, minimum: int) -> QueueRow:
         open_flags=sum(1 for r in reviews for f in r.flags.all() if f.resolved_at is None),
         disagreement=reviews_disagree(reviews) and submission.disagreement_resolved_at is None,
         unreleased=sum(1 for r in reviews if r.kind != Review.Kind.SELF and r.released_at is None),
+        peer_leased=sum(1 for a in submission.allocations.all() if a.is_live(timezone.now())),
         reproductions=[r.get_status_display() for a in submission.allocations.all() for r in a.reproductions.all()],
     )
 
@@ -376,7 +380,7 @@ def instructor_queue(instructor: AnyUser, *, cohort_id: int | None = None, task_
 class Candidate:
     """A learner an instructor could hand a waiting submission to, with their current load for the task."""
 
-    user: AbstractBaseUser
+    user: User
     load: int
 
 
@@ -498,7 +502,7 @@ def waiting_for(submission: Submission) -> str:
     return ""
 
 
-def record_links_of(user: AbstractBaseUser) -> dict[int, list[RecordLink]]:
+def record_links_of(user: User) -> dict[int, list[RecordLink]]:
     """Per lesson, the learner's submitted versions (with what each waits for) and the reviews they may read."""
     links: dict[int, list[RecordLink]] = {}
     submissions = (Submission.objects.filter(author=user).submitted().select_related("task")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -86,13 +86,15 @@ def _upsert_task(*, lesson: Lesson, spec: dict[str, Any]) -> str:
 
 def _upsert_calibration(*, task: EvidenceTask, examples: list[dict[str, Any]]) -> None:
     """Keep one active row per example; a changed example (or rubric) is a new row, old practice reviews stay."""
+    rubric = task.current_rubric
+    assert rubric is not None, "a task's rubric is written before its calibration examples"
     keep = []
     for example in examples:
-        digest = criteria_digest([example, task.current_rubric.digest])
+        digest = criteria_digest([example, rubric.digest])
         row, _created = CalibrationExample.objects.update_or_create(
             task=task, key=example["key"], digest=digest,
             defaults={"order": example["order"], "text": example["text"], "reference": example["reference"],
-                      "reasons": example["reasons"], "rubric_version": task.current_rubric, "is_active": True},
+                      "reasons": example["reasons"], "rubric_version": rubric, "is_active": True},
         )
         keep.append(row.pk)
     CalibrationExample.objects.filter(task=task, is_active=True).exclude(pk__in=keep).update(is_active=False)
@@ -103,7 +105,7 @@ def _line_count(task: EvidenceTask) -> int:
 
 
 @transaction.atomic
-def save_draft(*, author: AbstractBaseUser, task: EvidenceTask, text: str, run_ids: list[int],
+def save_draft(*, author: User, task: EvidenceTask, text: str, run_ids: list[int],
                lines: list[int]) -> Submission:
     """Autosave the learner's draft (one per task); nothing typed is lost between visits.
 
@@ -121,6 +123,7 @@ def save_draft(*, author: AbstractBaseUser, task: EvidenceTask, text: str, run_i
              .filter(task=task, author=author, status=Submission.Status.DRAFT).first())
     if draft is None:
         version = (Submission.objects.filter(task=task, author=author).aggregate(n=Max("version"))["n"] or 0) + 1
+        assert task.current_rubric is not None  # loading a task always makes its first rubric version
         draft = Submission.objects.create(task=task, author=author, version=version, rubric_version=task.current_rubric)
     draft.text, draft.cited_lines = text, sorted(set(lines))
     draft.save(update_fields=["text", "cited_lines", "updated_at"])
@@ -128,7 +131,7 @@ def save_draft(*, author: AbstractBaseUser, task: EvidenceTask, text: str, run_i
     return draft
 
 
-def submit(*, author: AbstractBaseUser, task: EvidenceTask, submit_key: str) -> Submission:
+def submit(*, author: User, task: EvidenceTask, submit_key: str) -> Submission:
     """Seal the draft, recording the fixture and rubric versions it was made against. One key, one submission."""
     key = submit_key.strip()[:64]
     if not key:
@@ -145,6 +148,7 @@ def submit(*, author: AbstractBaseUser, task: EvidenceTask, submit_key: str) -> 
             draft.status = Submission.Status.SUBMITTED
             draft.submit_key = key
             draft.submitted_at = timezone.now()
+            assert task.current_rubric is not None, "load_course gives every task a rubric"
             draft.rubric_version = task.current_rubric
             draft.fixture_version = task.fixture.current_version if task.fixture else None
             draft.save()
@@ -181,7 +185,7 @@ def _check_citations(rubric: RubricVersion, citations: dict[str, Any]) -> dict[s
     return cleaned
 
 
-def _review_cohort(*, reviewer: AbstractBaseUser, submission: Submission, kind: str,
+def _review_cohort(*, reviewer: User, submission: Submission, kind: str,
                    allocation: PeerAllocation | None) -> Cohort | None:
     """The cohort a review is written in, whose instructors release it."""
     of_author = Cohort.objects.attended_by(submission.author).order_by("pk")
@@ -195,7 +199,7 @@ def _review_cohort(*, reviewer: AbstractBaseUser, submission: Submission, kind: 
 
 
 @transaction.atomic
-def record_review(*, reviewer: AbstractBaseUser, submission: Submission, kind: str, judgements: dict[str, str],
+def record_review(*, reviewer: User, submission: Submission, kind: str, judgements: dict[str, str],
                   comment: str, citations: dict[str, str] | None = None) -> Review:
     """Add one review record of ``kind``, the one the access policy says ``reviewer`` writes.
 
@@ -208,7 +212,7 @@ def record_review(*, reviewer: AbstractBaseUser, submission: Submission, kind: s
                   if reviewer.is_authenticated else None)
     if access.review_kind_for(reviewer, author=submission.author, allocated=allocation is not None) != kind:
         raise NotFound(_("그런 제출은 없습니다."))
-    if kind == access.PEER_REVIEW and not allocation.is_live(timezone.now()):
+    if kind == access.PEER_REVIEW and (allocation is None or not allocation.is_live(timezone.now())):
         raise Conflict(_("이 동료 작업은 기한이 지났거나 돌려주어 더는 검토할 수 없습니다."))
     if Review.objects.filter(submission=submission, reviewer=reviewer, kind=kind).exists():
         raise Conflict(_("이미 이 제출에 %(kind)s를 남겼습니다. 검토 기록은 고치지 않고 쌓입니다.")
@@ -235,7 +239,7 @@ def record_review(*, reviewer: AbstractBaseUser, submission: Submission, kind: s
     return review
 
 
-def _release_notes(*, instructor: AbstractBaseUser, submission: Submission, now: Any,
+def _release_notes(*, instructor: User, submission: Submission, now: Any,
                    reviews: list[Review]) -> list[str]:
     """Instructors' notes (the disagreement resolution, flag answers) reach the author with a release."""
     released = []
@@ -253,7 +257,7 @@ def _release_notes(*, instructor: AbstractBaseUser, submission: Submission, now:
 
 
 @transaction.atomic
-def release_review(*, instructor: AbstractBaseUser, review: Review, reason: str = "") -> Review:
+def release_review(*, instructor: User, review: Review, reason: str = "") -> Review:
     """Let the author see this one review (and the notes that go with it) from now on."""
     submission = review.submission
     if not access.may_release(instructor, author=submission.author, cohort=review.cohort):
@@ -270,7 +274,7 @@ def release_review(*, instructor: AbstractBaseUser, review: Review, reason: str 
 
 
 @transaction.atomic
-def release_reviews(*, instructor: AbstractBaseUser, submission: Submission, reason: str = "") -> int:
+def release_reviews(*, instructor: User, submission: Submission, reason: str = "") -> int:
     """Release every review of ``submission`` this instructor may release, and the pending notes; return how many
     reviews. Reviews written in another instructor's cohort stay for that instructor."""
     if not access.instructs(instructor, submission.author):
@@ -290,7 +294,7 @@ def release_reviews(*, instructor: AbstractBaseUser, submission: Submission, rea
     return len(pending)
 
 
-def release_task(*, instructor: AbstractBaseUser, task: EvidenceTask) -> int:
+def release_task(*, instructor: User, task: EvidenceTask) -> int:
     """Release what this instructor may release of every submission of ``task`` in their cohorts; return how many
     submissions had something released."""
     if not access.is_instructor(instructor):
@@ -300,7 +304,7 @@ def release_task(*, instructor: AbstractBaseUser, task: EvidenceTask) -> int:
     return sum(1 for s in submissions if release_reviews(instructor=instructor, submission=s, reason=_("과제 단위 공개")))
 
 
-def rate_helpful(*, author: AbstractBaseUser, review: Review, helpful: bool) -> Review:
+def rate_helpful(*, author: User, review: Review, helpful: bool) -> Review:
     if not access.may_flag(author, author=review.submission.author, review_kind=review.kind,
                            released=review.released_at is not None) or review.kind != access.PEER_REVIEW:
         raise NotFound(_("그런 검토는 없습니다."))
@@ -310,7 +314,7 @@ def rate_helpful(*, author: AbstractBaseUser, review: Review, helpful: bool) -> 
 
 
 @transaction.atomic
-def flag_criterion(*, author: AbstractBaseUser, review: Review, criterion: str, reason: str) -> Flag:
+def flag_criterion(*, author: User, review: Review, criterion: str, reason: str) -> Flag:
     """The author disputes one criterion of a released review; it goes to the instructor's queue."""
     if not access.may_flag(author, author=review.submission.author, review_kind=review.kind,
                            released=review.released_at is not None):
@@ -329,7 +333,7 @@ def flag_criterion(*, author: AbstractBaseUser, review: Review, criterion: str, 
 
 
 @transaction.atomic
-def resolve_flag(*, instructor: AbstractBaseUser, flag: Flag, resolution: str) -> Flag:
+def resolve_flag(*, instructor: User, flag: Flag, resolution: str) -> Flag:
     """Answer a flag with a reason; the answer reaches the author with the next release."""
     if not access.may_resolve(instructor, author=flag.review.submission.author):
         raise NotFound(_("그런 이의 제기는 없습니다."))
@@ -344,7 +348,7 @@ def resolve_flag(*, instructor: AbstractBaseUser, flag: Flag, resolution: str) -
 
 
 @transaction.atomic
-def resolve_disagreement(*, instructor: AbstractBaseUser, submission: Submission, reason: str) -> Submission:
+def resolve_disagreement(*, instructor: User, submission: Submission, reason: str) -> Submission:
     """Close a disagreement between reviews with the instructor's reason; the author reads it only after a release."""
     if not access.may_resolve(instructor, author=submission.author):
         raise NotFound(_("그런 제출은 없습니다."))
@@ -362,7 +366,7 @@ def resolve_disagreement(*, instructor: AbstractBaseUser, submission: Submission
 
 
 @transaction.atomic
-def set_min_peer_reviews(*, instructor: AbstractBaseUser, task: EvidenceTask, cohort: Cohort, minimum: int,
+def set_min_peer_reviews(*, instructor: User, task: EvidenceTask, cohort: Cohort, minimum: int,
                          reason: str) -> CohortTaskSetting:
     """Change one cohort's minimum number of peer reviews for ``task``; the file's default stays as it is."""
     if not access.may_change_cohort_setting(instructor, cohort):
@@ -383,7 +387,7 @@ def set_min_peer_reviews(*, instructor: AbstractBaseUser, task: EvidenceTask, co
 
 
 @transaction.atomic
-def record_practice_review(*, reviewer: AbstractBaseUser, example: CalibrationExample,
+def record_practice_review(*, reviewer: User, example: CalibrationExample,
                            judgements: dict[str, str]) -> CalibrationReview:
     """Keep a learner's practice review of an example as its own record; the first one stands."""
     existing = CalibrationReview.objects.filter(example=example, reviewer=reviewer).first()

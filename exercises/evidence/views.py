@@ -7,7 +7,7 @@ import uuid
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -16,27 +16,29 @@ from django.views.decorators.http import require_POST, require_safe
 
 from exercises.labs.records import check_seal
 from lessons.rendering import render_markdown
-from lessons.selectors import progress_of
+from lessons.selectors import progress_of_learners, published_lessons
 from tutor import access
 from tutor.errors import NotFound, TutorError
+from tutor.http import SignedInRequest
+from tutor.numbers import int_or_none
 
 from . import exports, peer, selectors, services
 from .models import INSUFFICIENT, EvidenceTask, Review
 
 
 def _numbers(raw: str) -> list[int]:
-    tokens = raw.replace(",", " ").split()
-    if not all(token.isdigit() for token in tokens):
-        raise TutorError(_("줄 번호는 숫자로 적어 주세요 (예: 2, 5)."))
-    return [int(token) for token in tokens]
+    numbers = [int_or_none(token, low=1, high=100_000) for token in raw.replace(",", " ").split()]
+    if None in numbers:
+        raise TutorError(_("줄 번호는 숫자(0–9)로 적어 주세요 (예: 2, 5)."))
+    return [n for n in numbers if n is not None]
 
 
-def _judgements(request: HttpRequest, criteria: list[dict]) -> dict[str, str]:
+def _judgements(request: SignedInRequest, criteria: list[dict]) -> dict[str, str]:
     return {c["key"]: request.POST.get(f"criterion-{c['key']}", "") for c in criteria}
 
 
 @require_safe
-def task_detail(request: HttpRequest, slug: str) -> HttpResponse:
+def task_detail(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     draft = selectors.draft_of(request.user, task)
     examples = selectors.calibration_examples(task)
@@ -46,7 +48,7 @@ def task_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "draft": draft,
         "attached": {run.pk for run in draft.lab_runs.all()} if draft else set(),
         "runs": selectors.attachable_runs(request.user, task),
-        "lines": task.fixture.current_version.numbered_lines() if task.fixture else [],
+        "lines": task.fixture.current_version.numbered_lines() if task.fixture and task.fixture.current_version else [],
         "submissions": selectors.submissions_of(request.user, task),
         "allocations": selectors.allocations_of(request.user, task),
         "peer_refusal": peer.peer_refusal(request.user, task),
@@ -57,11 +59,11 @@ def task_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def save_draft(request: HttpRequest, slug: str) -> HttpResponse:
+def save_draft(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     draft = services.save_draft(
         author=request.user, task=task, text=request.POST.get("text", ""),
-        run_ids=[int(n) for n in request.POST.getlist("runs") if n.isdigit()],
+        run_ids=[n for n in map(int_or_none, request.POST.getlist("runs")) if n is not None],
         lines=_numbers(request.POST.get("lines", "")),
     )
     if request.htmx:
@@ -71,14 +73,14 @@ def save_draft(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def submit(request: HttpRequest, slug: str) -> HttpResponse:
+def submit(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     submission = services.submit(author=request.user, task=task, submit_key=request.POST.get("submit_key", ""))
     return redirect("evidence:submission", submission_id=submission.pk)
 
 
 @require_safe
-def calibration(request: HttpRequest, slug: str, example_id: int) -> HttpResponse:
+def calibration(request: SignedInRequest, slug: str, example_id: int) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     example = selectors.access_calibration_example(request.user, task, example_id)
     practice = selectors.practice_review_of(request.user, example)
@@ -90,7 +92,7 @@ def calibration(request: HttpRequest, slug: str, example_id: int) -> HttpRespons
 
 
 @require_POST
-def practise(request: HttpRequest, slug: str, example_id: int) -> HttpResponse:
+def practise(request: SignedInRequest, slug: str, example_id: int) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     example = selectors.access_calibration_example(request.user, task, example_id)
     services.record_practice_review(reviewer=request.user, example=example,
@@ -106,7 +108,7 @@ def _review_lines(review: Review) -> list[tuple[str, str, str]]:
 
 
 @require_safe
-def attached_run(request: HttpRequest, submission_id: int, run_id: int) -> HttpResponse:
+def attached_run(request: SignedInRequest, submission_id: int, run_id: int) -> HttpResponse:
     """The full record of an attached run, with its seal; read-only, without the author's name."""
     run = selectors.access_attached_run(request.user, submission_id, run_id)
     return render(request, "labs/run_detail.html", {
@@ -115,7 +117,7 @@ def attached_run(request: HttpRequest, submission_id: int, run_id: int) -> HttpR
 
 
 @require_safe
-def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
+def submission_detail(request: SignedInRequest, submission_id: int) -> HttpResponse:
     user = request.user
     submission = selectors.access_submission(user, submission_id)
     reviews = selectors.reviews_visible_to(user, submission)
@@ -168,7 +170,7 @@ def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
 
 
 @require_POST
-def add_review(request: HttpRequest, submission_id: int) -> HttpResponse:
+def add_review(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
     kind = selectors.review_kind_for(request.user, submission) or Review.Kind.PEER
     criteria = submission.rubric_version.criteria
@@ -181,7 +183,7 @@ def add_review(request: HttpRequest, submission_id: int) -> HttpResponse:
 
 
 @require_POST
-def release(request: HttpRequest, submission_id: int) -> HttpResponse:
+def release(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
     count = services.release_reviews(instructor=request.user, submission=submission,
                                      reason=request.POST.get("reason", ""))
@@ -190,7 +192,7 @@ def release(request: HttpRequest, submission_id: int) -> HttpResponse:
 
 
 @require_POST
-def release_review(request: HttpRequest, review_id: int) -> HttpResponse:
+def release_review(request: SignedInRequest, review_id: int) -> HttpResponse:
     review = selectors.access_review_to_release(request.user, review_id)
     services.release_review(instructor=request.user, review=review, reason=request.POST.get("reason", ""))
     messages.success(request, _("검토를 공개했습니다. 학습자가 이제 볼 수 있습니다."))
@@ -198,14 +200,14 @@ def release_review(request: HttpRequest, review_id: int) -> HttpResponse:
 
 
 @require_POST
-def request_peer_work(request: HttpRequest, slug: str) -> HttpResponse:
+def request_peer_work(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     allocation = peer.allocate_peer_work(reviewer=request.user, task=task)
     return redirect("evidence:submission", submission_id=allocation.submission_id)
 
 
 @require_POST
-def give_back(request: HttpRequest, allocation_id: int) -> HttpResponse:
+def give_back(request: SignedInRequest, allocation_id: int) -> HttpResponse:
     allocation = selectors.access_allocation(request.user, allocation_id)
     peer.give_back(reviewer=request.user, allocation=allocation, reason=request.POST.get("reason", ""))
     messages.success(request, _("동료 작업을 돌려주었습니다."))
@@ -213,11 +215,11 @@ def give_back(request: HttpRequest, allocation_id: int) -> HttpResponse:
 
 
 @require_POST
-def reproduce(request: HttpRequest, submission_id: int, run_id: int) -> HttpResponse:
+def reproduce(request: SignedInRequest, submission_id: int, run_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
     allocation = selectors.allocation_for(request.user, submission)
     run = submission.lab_runs.filter(pk=run_id).first() if allocation else None
-    if run is None:
+    if run is None or allocation is None:
         raise NotFound(_("그런 실행 기록은 없습니다."))
     peer.reproduce_run(reviewer=request.user, allocation=allocation, run=run)
     messages.success(request, _("재현 실행을 요청했습니다. 잠시 뒤 새로 고치면 결과가 보입니다."))
@@ -225,14 +227,14 @@ def reproduce(request: HttpRequest, submission_id: int, run_id: int) -> HttpResp
 
 
 @require_POST
-def rate_review(request: HttpRequest, review_id: int) -> HttpResponse:
+def rate_review(request: SignedInRequest, review_id: int) -> HttpResponse:
     review = selectors.access_review_of_own_work(request.user, review_id)
     services.rate_helpful(author=request.user, review=review, helpful=request.POST.get("helpful") == "yes")
     return redirect("evidence:submission", submission_id=review.submission_id)
 
 
 @require_POST
-def flag_review(request: HttpRequest, review_id: int) -> HttpResponse:
+def flag_review(request: SignedInRequest, review_id: int) -> HttpResponse:
     review = selectors.access_review_of_own_work(request.user, review_id)
     services.flag_criterion(author=request.user, review=review, criterion=request.POST.get("criterion", ""),
                             reason=request.POST.get("reason", ""))
@@ -241,7 +243,7 @@ def flag_review(request: HttpRequest, review_id: int) -> HttpResponse:
 
 
 @require_POST
-def resolve_flag(request: HttpRequest, flag_id: int) -> HttpResponse:
+def resolve_flag(request: SignedInRequest, flag_id: int) -> HttpResponse:
     flag = selectors.access_flag(request.user, flag_id)
     services.resolve_flag(instructor=request.user, flag=flag, resolution=request.POST.get("resolution", ""))
     messages.success(request, _("이의 제기에 답했습니다. 답은 공개해야 학습자에게 보입니다."))
@@ -249,11 +251,11 @@ def resolve_flag(request: HttpRequest, flag_id: int) -> HttpResponse:
 
 
 @require_safe
-def queue(request: HttpRequest) -> HttpResponse:
+def queue(request: SignedInRequest) -> HttpResponse:
     """The instructor's review queue, filtered by cohort, task, state, flags and disagreement."""
     cohort = request.GET.get("cohort", "")
     rows = selectors.instructor_queue(
-        request.user, cohort_id=int(cohort) if cohort.isdigit() else None, task_slug=request.GET.get("task", ""),
+        request.user, cohort_id=int_or_none(cohort), task_slug=request.GET.get("task", ""),
         state=request.GET.get("state", ""), flagged="flagged" in request.GET,
         disagreement="disagreement" in request.GET,
     )
@@ -266,10 +268,10 @@ def queue(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def assign(request: HttpRequest, submission_id: int) -> HttpResponse:
+def assign(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
-    raw = request.POST.get("reviewer", "")
-    reviewer = get_user_model().objects.filter(pk=int(raw)).first() if raw.isdigit() else None
+    reviewer_id = int_or_none(request.POST.get("reviewer"), low=1)
+    reviewer = get_user_model().objects.filter(pk=reviewer_id).first() if reviewer_id else None
     if reviewer is None:
         raise NotFound(_("그런 학습자는 없습니다."))
     peer.assign_peer(instructor=request.user, submission=submission, reviewer=reviewer)
@@ -278,12 +280,12 @@ def assign(request: HttpRequest, submission_id: int) -> HttpResponse:
 
 
 @require_POST
-def cohort_minimum(request: HttpRequest, cohort_id: int, slug: str) -> HttpResponse:
+def cohort_minimum(request: SignedInRequest, cohort_id: int, slug: str) -> HttpResponse:
     cohort = selectors.access_cohort(request.user, cohort_id)
     task = selectors.access_task(request.user, slug)
-    raw = request.POST.get("minimum", "")
+    minimum = int_or_none(request.POST.get("minimum"), high=1000)
     services.set_min_peer_reviews(instructor=request.user, task=task, cohort=cohort,
-                                  minimum=int(raw) if raw.isdigit() else -1, reason=request.POST.get("reason", ""))
+                                  minimum=-1 if minimum is None else minimum, reason=request.POST.get("reason", ""))
     messages.success(request, _("%(cohort)s의 최소 동료 검토 수를 바꿨습니다.") % {"cohort": cohort.name})
     return redirect("evidence:queue")
 
@@ -295,29 +297,30 @@ def _csv_response(body: str, filename: str) -> HttpResponse:
 
 
 @require_safe
-def export_csv(request: HttpRequest) -> HttpResponse:
+def export_csv(request: SignedInRequest) -> HttpResponse:
     """Every version and every review of the instructor's cohorts, one column per criterion."""
     return _csv_response(exports.to_csv(exports.review_rows(request.user)), "evidence-reviews.csv")
 
 
 @require_safe
-def gradebook_csv(request: HttpRequest) -> HttpResponse:
+def gradebook_csv(request: SignedInRequest) -> HttpResponse:
     """Completion, self-report and review levels in their own columns; no total."""
     return _csv_response(exports.to_csv(exports.gradebook_rows(request.user)), "gradebook.csv")
 
 
 @require_safe
-def cohort_progress(request: HttpRequest, cohort_id: int) -> HttpResponse:
+def cohort_progress(request: SignedInRequest, cohort_id: int) -> HttpResponse:
     """Completion, self-report and review side by side, per learner and lesson; never merged."""
     cohort = selectors.access_cohort(request.user, cohort_id)
     learners = list(cohort.learners.order_by("username"))
+    progress = progress_of_learners(learners, lessons=published_lessons())
     return render(request, "evidence/cohort_progress.html", {
-        "cohort": cohort, "table": [(learner, progress_of(learner)) for learner in learners],
+        "cohort": cohort, "table": [(learner, progress[learner.pk]) for learner in learners],
     })
 
 
 @require_POST
-def resolve_disagreement(request: HttpRequest, submission_id: int) -> HttpResponse:
+def resolve_disagreement(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
     services.resolve_disagreement(instructor=request.user, submission=submission,
                                   reason=request.POST.get("reason", ""))
@@ -326,7 +329,7 @@ def resolve_disagreement(request: HttpRequest, submission_id: int) -> HttpRespon
 
 
 @require_POST
-def release_task(request: HttpRequest, slug: str) -> HttpResponse:
+def release_task(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     count = services.release_task(instructor=request.user, task=task)
     messages.success(request, _("%(n)d개 제출의 검토를 공개했습니다.") % {"n": count})

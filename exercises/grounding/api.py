@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest
 from ninja import Header, Router, Status
+
+from tutor.http import ApiRequest
 
 from . import feedback as feedback_rules
 from . import selectors, services
@@ -12,7 +13,7 @@ from .models import Attempt
 from .schemas import AttemptIn, AttemptOut, FeedbackOut, MarksIn, SuggestIn, SuggestOut
 
 router = Router(tags=["근거 연습"])
-_PROBLEM = {"application/problem+json": {}}
+_PROBLEM: dict[str, dict[str, object]] = {"application/problem+json": {}}
 
 
 @router.post("/suggest", response=SuggestOut, summary="근거 후보: 주장마다 가장 그럴듯한 원문 줄과 힌트 판단",
@@ -21,7 +22,7 @@ _PROBLEM = {"application/problem+json": {}}
              openapi_extra={"responses": {"422": {"description": "한도를 넘거나 형식이 틀림", "content": _PROBLEM},
                                           "429": {"description": "요청이 너무 잦음 (Retry-After 초 뒤 다시)",
                                                   "content": _PROBLEM}}})
-def suggest_lines(request: HttpRequest, payload: SuggestIn) -> dict:
+def suggest_lines(request: ApiRequest, payload: SuggestIn) -> dict:
     services.count_suggest_request(user=request.auth)
     results = suggest(payload.source, payload.claims)
     return {"results": [
@@ -45,7 +46,7 @@ def attempt_out(attempt: Attempt) -> dict:
 
 @router.post("/exercises/{slug}/attempts", response={201: AttemptOut}, summary="붙여 넣은 답변으로 시도 시작 (주장으로 나눔)",
              description="같은 Idempotency-Key로 다시 보내면 같은 시도를 돌려줍니다. 빈 답변·너무 긴 답변은 400/413.")
-def start_attempt(request: HttpRequest, slug: str, payload: AttemptIn,
+def start_attempt(request: ApiRequest, slug: str, payload: AttemptIn,
                   idempotency_key: str = Header(..., alias="Idempotency-Key")) -> Status:
     exercise = selectors.access_exercise(request.auth, slug)
     variant = selectors.access_variant(exercise, payload.variant)
@@ -55,13 +56,13 @@ def start_attempt(request: HttpRequest, slug: str, payload: AttemptIn,
 
 
 @router.get("/attempts/{attempt_id}", response=AttemptOut, summary="근거 연습 시도 (본인과 그 강사만)")
-def get_attempt(request: HttpRequest, attempt_id: int) -> dict:
+def get_attempt(request: ApiRequest, attempt_id: int) -> dict:
     return attempt_out(selectors.access_attempt(request.auth, attempt_id))
 
 
 @router.post("/attempts/{attempt_id}/marks", response=AttemptOut, summary="주장 표시 저장: 판단, 인용한 줄, 이은 질문, 주장 아님",
              description="보낸 칸만 바뀝니다. 본인의 제출 전 시도만 (다른 사람에게는 404, 제출한 뒤에는 409).")
-def save_marks(request: HttpRequest, attempt_id: int, payload: MarksIn) -> dict:
+def save_marks(request: ApiRequest, attempt_id: int, payload: MarksIn) -> dict:
     attempt = selectors.access_own_draft(request.auth, attempt_id)
     marks = {mark.claim: {name: value for name, value in
                           (("judgement", mark.judgement), ("lines", mark.lines), ("question", mark.question))
@@ -72,14 +73,14 @@ def save_marks(request: HttpRequest, attempt_id: int, payload: MarksIn) -> dict:
 
 
 @router.post("/attempts/{attempt_id}/submit", response=AttemptOut, summary="시도 제출 (두 번 보내도 한 번)")
-def submit_attempt(request: HttpRequest, attempt_id: int) -> dict:
+def submit_attempt(request: ApiRequest, attempt_id: int) -> dict:
     attempt = selectors.access_own_draft(request.auth, attempt_id)
     return attempt_out(services.submit_attempt(attempt=attempt))
 
 
 @router.get("/attempts/{attempt_id}/feedback", response=FeedbackOut, summary="주장별 피드백: 판정, 그 판정을 뒷받침한 확인, 또는 확인 안 됨",
             description="제출한 뒤에만 있습니다 (제출 전에는 409). 이전 방식으로 만든 피드백은 format이 없어 claims가 비어 있을 수 있습니다.")
-def get_feedback(request: HttpRequest, attempt_id: int) -> dict:
+def get_feedback(request: ApiRequest, attempt_id: int) -> dict:
     attempt = selectors.access_attempt(request.auth, attempt_id)
     stored = selectors.submitted_feedback(attempt)
     claims = stored["claims"] if stored.get("format") == feedback_rules.FORMAT else []

@@ -71,7 +71,7 @@ def read_exercise(folder: Path, *, line_counts: dict[str, int] | None = None) ->
     if not SLUG.match(folder.name):
         raise ContentError(f"{folder}: 연습 폴더 이름은 소문자, 숫자, '-'만 쓸 수 있습니다.")
     spec = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    questions = []
+    questions: list[dict[str, Any]] = []
     for order, raw in enumerate(spec.get("questions", []), start=1):
         key = str(raw.get("key", ""))
         if not SLUG.match(key) or key in {q["key"] for q in questions}:
@@ -91,7 +91,7 @@ def read_exercise(folder: Path, *, line_counts: dict[str, int] | None = None) ->
     samples = []
     for raw in spec.get("samples", []) or []:
         variant_key = str(raw.get("variant") or "")
-        line_count = (line_counts or {}).get(fixtures.get(variant_key, ""))
+        line_count = (line_counts or {}).get(str(fixtures.get(variant_key, "")))
         samples.append({"key": str(raw["key"]), "title": str(raw["title"]), "variant_key": variant_key,
                         "text": str(raw["text"]).strip(),
                         "claims": _claim_keys(raw, questions=keys, line_count=line_count,

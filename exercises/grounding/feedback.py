@@ -7,6 +7,7 @@ the feedback says 맞음 or 다시 보기 only when one of these checks decides 
 names the check:
 
 - ``claim_key``: the curated key of a sample answer's claim;
+- ``verbatim``: the claim repeats a cited line (or a whole sentence of one) word for word;
 - ``values``: a time, date, amount or count of the claim that the cited lines
   contradict (engine.checks.value_conflicts);
 - ``question_silent``: the linked question's key says the source does not answer
@@ -27,18 +28,18 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .engine import says_silent, unrelated_lines, value_conflicts
+from .engine import says_silent, unrelated_lines, value_conflicts, verbatim_line
 from .models import Attempt, Judgement, Relation
 
 FORMAT = 2
 RIGHT, REVIEW, UNCHECKED, UNMARKED, SET_ASIDE = "right", "review", "unchecked", "unmarked", "set_aside"
 CHECK_LABELS = {
     "claim_key": gettext_lazy("주장별 답안 키"),
+    "verbatim": gettext_lazy("원문 그대로 옮김"),
     "values": gettext_lazy("값 대조 (시각·날짜·금액·수)"),
     "question_silent": gettext_lazy("질문의 답안 키: 원문에 없음"),
     "citation": gettext_lazy("인용한 줄 대조"),
 }
-
 
 def label(judgement: str) -> str:
     return str(Judgement(judgement).label) if judgement in Judgement.values else _("없음")
@@ -95,6 +96,13 @@ def _source_checks(judgement: str, text: str, cited: list[int], question: dict[s
                    lines: list[str]) -> list[dict[str, str]]:
     """The checks that need no claim key: values, the question's silence, the citation."""
     checks: list[dict[str, str]] = []
+    copied = verbatim_line(lines, text, cited) if cited else None
+    if copied is not None:
+        if judgement == Judgement.GROUNDED:
+            return [_check("verbatim", RIGHT, _("%(line)d번 줄을 그대로 옮긴 주장이라 원문과 같습니다. 근거가 맞습니다.")
+                           % {"line": copied})]
+        return [_check("verbatim", REVIEW, _("%(line)d번 줄을 그대로 옮긴 주장입니다. 원문과 같은 주장은 근거입니다.")
+                       % {"line": copied})]
     conflicts = value_conflicts(lines, text, cited) if cited else []
     if conflicts:
         what = "; ".join(_("'%(value)s'은 %(line)d번 줄과 어긋남") % {"value": c.claim_text, "line": c.line}

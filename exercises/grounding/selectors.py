@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.urls import reverse
@@ -61,7 +60,7 @@ def access_own_draft(user: AnyUser, attempt_id: int) -> Attempt:
     return attempt
 
 
-def attempts_of(user: AbstractBaseUser, exercise: Exercise) -> list[Attempt]:
+def attempts_of(user: User, exercise: Exercise) -> list[Attempt]:
     return list(Attempt.objects.of(user).filter(exercise=exercise).order_by("-number"))
 
 
@@ -80,7 +79,7 @@ def submitted_feedback(attempt: Attempt) -> dict:
     return attempt.feedback
 
 
-def record_links_of(user: AbstractBaseUser) -> dict[int, list[RecordLink]]:
+def record_links_of(user: User) -> dict[int, list[RecordLink]]:
     """Per lesson, links to the learner's own grounding attempts, newest first (for 내 학습 기록)."""
     links: dict[int, list[RecordLink]] = {}
     attempts = Attempt.objects.of(user).select_related("exercise").order_by("-created_at", "-id")

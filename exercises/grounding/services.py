@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
@@ -17,6 +17,7 @@ from lessons.content import ContentError, folder_digest
 from lessons.models import CompletionRecord, Fixture, Lesson
 from lessons.services import record_completion
 from tutor.errors import Conflict, NotFound, Throttled, TutorError
+from tutor.numbers import int_or_none
 
 from . import feedback
 from .content import claim_text_key, read_exercise
@@ -46,7 +47,8 @@ def load_exercises(*, lesson: Lesson, folder: Path) -> list[str]:
     """Upsert the exercises under ``<lesson folder>/exercises``; one whose folder is gone is deactivated."""
     root = folder / "exercises"
     line_counts = {f.slug: len(f.current_version.numbered_lines())
-                   for f in Fixture.objects.filter(current_version__isnull=False).select_related("current_version")}
+                   for f in Fixture.objects.filter(current_version__isnull=False).select_related("current_version")
+                   if f.current_version is not None}
     seen: set[str] = set()
     lines: list[str] = []
     for exercise_dir in sorted(p for p in root.iterdir() if (p / "exercise.yaml").is_file()) if root.is_dir() else []:
@@ -126,7 +128,7 @@ def claim_key_for(exercise: Exercise, variant_key: str, text: str) -> dict | Non
 
 
 def start_attempt(
-    *, user: AbstractBaseUser, exercise: Exercise, answer_text: str, variant_key: str, idempotency_key: str
+    *, user: User, exercise: Exercise, answer_text: str, variant_key: str, idempotency_key: str
 ) -> Attempt:
     """Store the pasted answer and its claims. The same key returns the same attempt (double submit)."""
     text = answer_text.replace("\r\n", "\n").strip()
@@ -153,6 +155,8 @@ def start_attempt(
         raise PasteRefused(_("주장이 %(n)d개를 넘습니다. 답변을 나누어 붙여 넣어 주세요.") % {"n": MAX_CLAIMS})
     fixture = variant.fixture if variant else exercise.fixture
     questions = list(exercise.questions.all())
+    if fixture.current_version is None:
+        raise TutorError(_("이 연습의 원문이 아직 준비되지 않았습니다."))
     source = fixture.current_version.text
     variant_key = variant.key if variant else ""
     try:
@@ -165,10 +169,10 @@ def start_attempt(
             )
             marks = []
             for n, c in enumerate(claims, start=1):
-                key = claim_key_for(exercise, variant_key, c.text)
-                question = key["question"] if key else suggest_question(c.text, questions, source)
+                claim_key = claim_key_for(exercise, variant_key, c.text)
+                question = claim_key["question"] if claim_key else suggest_question(c.text, questions, source)
                 marks.append(ClaimMark(attempt=attempt, order=n, start=c.start, end=c.end, text=c.text,
-                                       question_key=question, key=key))
+                                       question_key=question, key=claim_key))
             ClaimMark.objects.bulk_create(marks)
     except IntegrityError:
         return Attempt.objects.get(user=user, idempotency_key=key)
@@ -189,9 +193,9 @@ def parse_lines(raw: str | list[int], *, line_count: int) -> list[int]:
     numbers: set[int] = set()
     tokens = [str(n) for n in raw] if isinstance(raw, list) else raw.replace(",", " ").replace("번", " ").split()
     for token in tokens:
-        if not token.isdigit():
-            raise TutorError(_("인용한 줄은 숫자로 적어 주세요 (예: 2, 5). '%(t)s'는 읽을 수 없습니다.") % {"t": token[:20]})
-        number = int(token)
+        number = int_or_none(token)
+        if number is None:
+            raise TutorError(_("인용한 줄은 숫자(0–9)로 적어 주세요 (예: 2, 5). '%(t)s'는 읽을 수 없습니다.") % {"t": token[:20]})
         if not 1 <= number <= line_count:
             raise TutorError(_("%(n)d번 줄은 없습니다. 원문은 1–%(max)d번 줄입니다.") % {"n": number, "max": line_count})
         numbers.add(number)
@@ -222,7 +226,7 @@ def mark_claims(*, attempt: Attempt, marks: dict[int, dict[str, str | list[int]]
         claim.save()
 
 
-def count_suggest_request(*, user: AbstractBaseUser) -> None:
+def count_suggest_request(*, user: User) -> None:
     """Count one suggest request in the user's current minute; refuse with 429 beyond the allowance.
 
     A fixed one-minute window per user in Django's cache: no database write on the hot path.

@@ -4,11 +4,11 @@ from . import views
 
 app_name = "grounding"
 urlpatterns = [
-    path("attempts/<int:attempt_id>/", views.attempt_detail, name="attempt"),
-    path("attempts/<int:attempt_id>/marks/", views.save_marks, name="marks"),
-    path("attempts/<int:attempt_id>/claims/<int:claim_id>/merge/", views.merge_claim, name="merge"),
-    path("attempts/<int:attempt_id>/claims/<int:claim_id>/split/", views.split_claim, name="split"),
-    path("attempts/<int:attempt_id>/claims/<int:claim_id>/suggestions/", views.claim_suggestions, name="suggestions"),
+    path("attempts/<id:attempt_id>/", views.attempt_detail, name="attempt"),
+    path("attempts/<id:attempt_id>/marks/", views.save_marks, name="marks"),
+    path("attempts/<id:attempt_id>/claims/<id:claim_id>/merge/", views.merge_claim, name="merge"),
+    path("attempts/<id:attempt_id>/claims/<id:claim_id>/split/", views.split_claim, name="split"),
+    path("attempts/<id:attempt_id>/claims/<id:claim_id>/suggestions/", views.claim_suggestions, name="suggestions"),
     path("<slug:slug>/", views.exercise_detail, name="detail"),
     path("<slug:slug>/attempts/", views.start_attempt, name="start"),
     path("<slug:slug>/learners/<str:username>/", views.learner_attempts, name="learner-attempts"),

@@ -5,19 +5,25 @@ from __future__ import annotations
 import re
 import uuid
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
+
+from tutor.errors import NotFound
+from tutor.http import SignedInRequest
 
 from . import selectors, services
 from .engine import suggest
 from .models import Attempt, Exercise, Judgement, Variant
 
-_FIELD = re.compile(r"^(judgement|question|lines)-(\d+)$")
+_FIELD = re.compile(r"^(judgement|question|lines)-([0-9]{1,19})$")
 
 
-def _detail_context(request: HttpRequest, exercise: Exercise, variant: Variant | None) -> dict:
+def _detail_context(request: SignedInRequest, exercise: Exercise, variant: Variant | None) -> dict:
     fixture = variant.fixture if variant else exercise.fixture
+    if fixture.current_version is None:
+        raise NotFound(_("이 연습의 원문이 아직 준비되지 않았습니다."))
     return {
         "exercise": exercise,
         "variant": variant,
@@ -33,14 +39,14 @@ def _detail_context(request: HttpRequest, exercise: Exercise, variant: Variant |
 
 
 @require_safe
-def exercise_detail(request: HttpRequest, slug: str) -> HttpResponse:
+def exercise_detail(request: SignedInRequest, slug: str) -> HttpResponse:
     exercise = selectors.access_exercise(request.user, slug)
     variant = selectors.access_variant(exercise, request.GET.get("variant", ""))
     return render(request, "grounding/exercise_detail.html", _detail_context(request, exercise, variant))
 
 
 @require_POST
-def start_attempt(request: HttpRequest, slug: str) -> HttpResponse:
+def start_attempt(request: SignedInRequest, slug: str) -> HttpResponse:
     """Start from a paste; a refused paste comes back in the field with the reason beside it."""
     exercise = selectors.access_exercise(request.user, slug)
     variant = selectors.access_variant(exercise, request.POST.get("variant", ""))
@@ -67,7 +73,7 @@ def _marking_context(attempt: Attempt) -> dict:
 
 
 @require_safe
-def attempt_detail(request: HttpRequest, attempt_id: int) -> HttpResponse:
+def attempt_detail(request: SignedInRequest, attempt_id: int) -> HttpResponse:
     attempt = selectors.access_attempt(request.user, attempt_id)
     if attempt.status == Attempt.Status.SUBMITTED:
         return render(request, "grounding/feedback.html", {"attempt": attempt, "feedback": attempt.feedback,
@@ -77,8 +83,8 @@ def attempt_detail(request: HttpRequest, attempt_id: int) -> HttpResponse:
     return render(request, "grounding/attempt_marking.html", context)
 
 
-def _marks_from(post: dict) -> dict[int, dict[str, str]]:
-    marks: dict[int, dict[str, str]] = {}
+def _marks_from(post: dict) -> dict[int, dict[str, str | list[int]]]:
+    marks: dict[int, dict[str, str | list[int]]] = {}
     for name, value in post.items():
         match = _FIELD.match(name)
         if match:
@@ -87,7 +93,7 @@ def _marks_from(post: dict) -> dict[int, dict[str, str]]:
 
 
 @require_POST
-def save_marks(request: HttpRequest, attempt_id: int) -> HttpResponse:
+def save_marks(request: SignedInRequest, attempt_id: int) -> HttpResponse:
     attempt = selectors.access_own_draft(request.user, attempt_id)
     services.mark_claims(attempt=attempt, marks=_marks_from(request.POST))
     if "submit" in request.POST:
@@ -99,27 +105,27 @@ def save_marks(request: HttpRequest, attempt_id: int) -> HttpResponse:
 
 
 @require_POST
-def merge_claim(request: HttpRequest, attempt_id: int, claim_id: int) -> HttpResponse:
+def merge_claim(request: SignedInRequest, attempt_id: int, claim_id: int) -> HttpResponse:
     attempt = selectors.access_own_draft(request.user, attempt_id)
     services.merge_with_next(attempt=attempt, claim_id=claim_id)
     return _claims_or_redirect(request, attempt)
 
 
 @require_POST
-def split_claim(request: HttpRequest, attempt_id: int, claim_id: int) -> HttpResponse:
+def split_claim(request: SignedInRequest, attempt_id: int, claim_id: int) -> HttpResponse:
     attempt = selectors.access_own_draft(request.user, attempt_id)
     services.split_claim(attempt=attempt, claim_id=claim_id, before=request.POST.get(f"before-{claim_id}", ""))
     return _claims_or_redirect(request, attempt)
 
 
-def _claims_or_redirect(request: HttpRequest, attempt: Attempt) -> HttpResponse:
+def _claims_or_redirect(request: SignedInRequest, attempt: Attempt) -> HttpResponse:
     if request.htmx:
         return render(request, "grounding/attempt_marking.html#claims", _marking_context(attempt))
     return redirect("grounding:attempt", attempt_id=attempt.pk)
 
 
 @require_safe
-def claim_suggestions(request: HttpRequest, attempt_id: int, claim_id: int) -> HttpResponse:
+def claim_suggestions(request: SignedInRequest, attempt_id: int, claim_id: int) -> HttpResponse:
     """Evidence candidates for one claim, only when the learner asks ("근거 후보 보기")."""
     attempt = selectors.access_own_draft(request.user, attempt_id)
     claim = attempt.claims.filter(pk=claim_id).first()
@@ -135,7 +141,7 @@ def claim_suggestions(request: HttpRequest, attempt_id: int, claim_id: int) -> H
 
 
 @require_safe
-def learner_attempts(request: HttpRequest, slug: str, username: str) -> HttpResponse:
+def learner_attempts(request: SignedInRequest, slug: str, username: str) -> HttpResponse:
     """An instructor's view of one learner's attempts at an exercise."""
     exercise = selectors.access_exercise(request.user, slug)
     learner, attempts = selectors.learner_attempts_for(request.user, exercise, username)

@@ -6,6 +6,7 @@ from django.contrib import admin
 
 from tutor.admin import ReadOnlyAdmin
 
+from . import records
 from .models import Lab, LabRun, SandboxHealth
 
 
@@ -16,8 +17,12 @@ class LabAdmin(ReadOnlyAdmin):
 
 @admin.register(LabRun)
 class LabRunAdmin(ReadOnlyAdmin):
-    list_display = ["pk", "lab", "user", "step", "status", "created_at", "wall_ms"]
+    list_display = ["pk", "lab", "user", "step", "status", "created_at", "wall_ms", "seal_state"]
     list_filter = ["status", "lab"]
+
+    @admin.display(description="봉인")
+    def seal_state(self, run: LabRun) -> str:
+        return records.check_seal(run).message
 
 
 @admin.register(SandboxHealth)

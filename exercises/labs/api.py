@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest
 from ninja import Header, Router, Status
+
+from tutor.http import ApiRequest
 
 from . import records, selectors, services
 from .models import LabRun
@@ -34,7 +35,7 @@ def run_out(run: LabRun) -> dict:
 
 
 @router.get("/{slug}", response=LabOut, summary="실습 하나 (참고 답안 제외)")
-def get_lab(request: HttpRequest, slug: str) -> dict:
+def get_lab(request: ApiRequest, slug: str) -> dict:
     lab = selectors.access_lab(request.auth, slug)
     return {
         "slug": lab.slug, "lesson": lab.lesson.slug, "title": lab.title, "summary": lab.summary,
@@ -44,7 +45,7 @@ def get_lab(request: HttpRequest, slug: str) -> dict:
 
 
 @router.post("/{slug}/runs", response={202: RunOut}, summary="실행 요청 (Idempotency-Key 헤더로 한 번만)")
-def request_run(request: HttpRequest, slug: str, payload: RunIn,
+def request_run(request: ApiRequest, slug: str, payload: RunIn,
                 idempotency_key: str = Header(..., alias="Idempotency-Key")) -> Status:
     lab = selectors.access_lab(request.auth, slug)
     run = services.request_run(user=request.auth, lab=lab, code=payload.code, step=payload.step,
@@ -53,5 +54,5 @@ def request_run(request: HttpRequest, slug: str, payload: RunIn,
 
 
 @router.get("/runs/{run_id}", response=RunOut, summary="실행 기록 (본인과 그 강사만)")
-def get_run(request: HttpRequest, run_id: int) -> dict:
+def get_run(request: ApiRequest, run_id: int) -> dict:
     return run_out(selectors.access_run(request.auth, run_id))

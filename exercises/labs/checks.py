@@ -13,7 +13,7 @@ from .sandbox.runner import sandbox_problem
 @checks.register()
 def check_lab_limits(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
     limits = conf.limits()
-    errors = []
+    errors: list[checks.CheckMessage] = []
     if min(limits.cpu_seconds, limits.wall_seconds, limits.memory_bytes, limits.output_bytes,
            limits.tmpfs_bytes, limits.processes, limits.open_files) <= 0:
         errors.append(checks.Error("Every LAB_* limit must be positive.", id="labs.E001"))

@@ -5,8 +5,9 @@ seal over all of it (``records.py``)."""
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from lessons.models import Fixture, Lesson
@@ -61,7 +62,7 @@ class LabRunQuerySet(models.QuerySet["LabRun"]):
     def in_flight(self) -> LabRunQuerySet:
         return self.filter(status__in=[LabRun.Status.QUEUED, LabRun.Status.RUNNING])
 
-    def of(self, user: AbstractBaseUser) -> LabRunQuerySet:
+    def of(self, user: User) -> LabRunQuerySet:
         return self.filter(user=user)
 
     def own_work(self) -> LabRunQuerySet:
@@ -148,10 +149,17 @@ class LabRun(models.Model):
 
 
 class SandboxHealth(models.Model):
-    """The result of the sandbox self-test a worker ran at start. Labs are refused while the latest failed."""
+    """The result of the sandbox self-test a worker ran at start, kept per host.
+
+    A worker takes runs only while its own check passed, and marks ``seen_at``
+    while it runs; the site refuses runs only when no live worker's check passed.
+    """
 
     checked_at = models.DateTimeField(auto_now_add=True, db_index=True)
     ok = models.BooleanField()
+    host = models.CharField(max_length=100, db_index=True, default="", help_text="the worker's host name")
+    seen_at = models.DateTimeField(default=timezone.now, db_index=True,
+                                   help_text="last sign of life of the worker that ran this check")
     worker = models.CharField(max_length=100)
     interpreter = models.CharField(max_length=40, blank=True)
     detail = models.JSONField(default=list, help_text="[{name, contained, status, note}]")

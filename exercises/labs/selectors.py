@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import socket
 from dataclasses import dataclass
+from datetime import timedelta
 
-from django.contrib.auth.base_user import AbstractBaseUser
-from django.db.models import QuerySet
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db.models import Max, QuerySet, Subquery
 from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from lessons.content import SLUG
@@ -45,23 +49,50 @@ def access_run(user: AnyUser, run_id: int) -> LabRun:
     return run
 
 
-def runs_of(user: AbstractBaseUser, lab: Lab, *, limit: int = 20) -> list[LabRun]:
+def runs_of(user: User, lab: Lab, *, limit: int = 20) -> list[LabRun]:
     return list(LabRun.objects.of(user).own_work().filter(lab=lab).order_by("-created_at", "-id")[:limit])
 
 
-def latest_code(user: AbstractBaseUser, lab: Lab) -> str:
+def latest_code(user: User, lab: Lab) -> str:
     """What the editor opens with: the learner's last run of this lab, else the starter code."""
     last = LabRun.objects.of(user).own_work().filter(lab=lab).order_by("-created_at", "-id").values_list("code", flat=True).first()
     return last if last is not None else lab.starter_code
 
 
-def latest_prediction(user: AbstractBaseUser, lab: Lab) -> str:
+def latest_prediction(user: User, lab: Lab) -> str:
     return (LabRun.objects.of(user).own_work().filter(lab=lab).exclude(prediction="")
             .order_by("-created_at", "-id").values_list("prediction", flat=True).first() or "")
 
 
+def this_host() -> str:
+    return socket.gethostname()
+
+
+def _latest_by(field: str, rows: QuerySet[SandboxHealth]) -> list[SandboxHealth]:
+    latest_ids = rows.values(field).annotate(last=Max("id")).values("last")
+    return list(SandboxHealth.objects.filter(pk__in=Subquery(latest_ids)).order_by("-checked_at", "-id"))
+
+
+def _verdict(rows: QuerySet[SandboxHealth]) -> SandboxHealth | None:
+    """A passing check of a live worker if there is one; else the newest live failure; else,
+    when no worker is alive, the latest check of each host (a passing one first)."""
+    cutoff = timezone.now() - timedelta(seconds=settings.LAB_WORKER_SILENT_AFTER_SECONDS)
+    live = _latest_by("worker", rows.filter(seen_at__gte=cutoff))
+    candidates = live or _latest_by("host", rows)
+    return next((health for health in candidates if health.ok), candidates[0] if candidates else None)
+
+
+def host_health(host: str) -> SandboxHealth | None:
+    """This host's sandbox as its workers found it: passing while any live worker's check passed."""
+    return _verdict(SandboxHealth.objects.filter(host=host))
+
+
 def sandbox_health() -> SandboxHealth | None:
-    return SandboxHealth.objects.order_by("-checked_at", "-id").first()
+    """What decides whether the site accepts runs (``None`` when no worker has checked yet).
+
+    One failing worker or host must not block runs that a healthy one can take.
+    """
+    return _verdict(SandboxHealth.objects.all())
 
 
 @dataclass(frozen=True)
@@ -137,7 +168,7 @@ def _size(value: object) -> str:
     return filesizeformat(value) if isinstance(value, int) else _("정해진 크기")
 
 
-def step_states(user: AbstractBaseUser, lab: Lab) -> dict[str, bool]:
+def step_states(user: User, lab: Lab) -> dict[str, bool]:
     """Which steps this learner has done: a runnable step when a run of it met its checks.
 
     The predict step counts once a run carried a prediction; the observe step
@@ -165,7 +196,7 @@ def readable_files(lab: Lab) -> list[tuple[str, list[str]]]:
     return [(name, text.splitlines()) for name, text in sorted(files.items())]
 
 
-def record_links_of(user: AbstractBaseUser, *, per_lab: int = 5) -> dict[int, list[RecordLink]]:
+def record_links_of(user: User, *, per_lab: int = 5) -> dict[int, list[RecordLink]]:
     """Per lesson, links to the learner's own latest runs of each lab (for 내 학습 기록)."""
     links: dict[int, list[RecordLink]] = {}
     shown: dict[int, int] = {}

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
 import socket
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -24,7 +25,7 @@ from lessons.services import record_completion
 from tutor import audit
 from tutor.errors import Conflict, Refused, Throttled, TutorError
 
-from . import conf, records
+from . import conf, records, selectors, wakeup
 from .checking import run_checks
 from .content import read_lab
 from .models import Lab, LabRun, SandboxHealth
@@ -92,7 +93,7 @@ def code_digest(code: str) -> str:
 
 
 def request_run(
-    *, user: AbstractBaseUser, lab: Lab, code: str, step: str, idempotency_key: str, prediction: str = "",
+    *, user: User, lab: Lab, code: str, step: str, idempotency_key: str, prediction: str = "",
     purpose: str = LabRun.Purpose.PRACTICE,
 ) -> LabRun:
     """Queue one run of ``code``. The same key returns the same run, so a double click makes one run.
@@ -138,7 +139,7 @@ def _same_request(run: LabRun, lab: Lab) -> LabRun:
     return run
 
 
-def _ensure_capacity(user: AbstractBaseUser) -> None:
+def _ensure_capacity(user: User) -> None:
     if LabRun.objects.of(user).in_flight().count() >= settings.LAB_MAX_IN_FLIGHT_PER_LEARNER:
         raise Throttled(
             _("이미 실행 중인 실습이 %(n)d개 있습니다. 하나가 끝나면 다시 실행하세요. 코드는 그대로 있습니다.")
@@ -162,15 +163,21 @@ def _enqueue(run_id: int) -> None:
     from .tasks import execute_lab_run
 
     execute_lab_run.enqueue(run_id=run_id)
+    wakeup.notify_workers()
 
 
 def ensure_sandbox_healthy() -> None:
-    """Refuse new runs while this host cannot isolate, or the latest worker self-test failed."""
-    problem = sandbox_problem(conf.sandbox_config())
-    if problem:
-        raise Refused(problem)
-    latest = SandboxHealth.objects.order_by("-checked_at", "-id").first()
-    if latest is not None and not latest.ok:
+    """Refuse new runs while no host's latest self-test passed.
+
+    Before any worker has checked, the web host itself must be able to isolate; after
+    that only the workers' hosts matter (a web-only host needs no bubblewrap).
+    """
+    latest = selectors.sandbox_health()
+    if latest is None:
+        if problem := sandbox_problem(conf.sandbox_config()):
+            raise Refused(problem)
+        return
+    if not latest.ok:
         failed = ", ".join(item["name"] for item in latest.detail if not item["contained"])
         raise Refused(_("실습 실행 환경(샌드박스) 점검에 실패해 지금은 실행하지 않습니다 (%(failed)s). "
                         "관리자가 고칠 때까지 기다려 주세요.") % {"failed": failed or _("준비 안 됨")})
@@ -247,7 +254,7 @@ def _worker_is_gone(worker: str) -> bool:
     return False
 
 
-def settle_stale_runs(*, now: timezone.datetime | None = None) -> list[int]:
+def settle_stale_runs(*, now: datetime | None = None) -> list[int]:
     """End runs whose worker died: retry once (a sandboxed run has no effect outside), then fail with a reason.
 
     A run is stale when its worker process on this host is gone, or when it has
@@ -263,7 +270,7 @@ def settle_stale_runs(*, now: timezone.datetime | None = None) -> list[int]:
             requeued = LabRun.objects.filter(pk=run_id, status=LabRun.Status.RUNNING).update(
                 status=LabRun.Status.QUEUED, worker="", started_at=None)
             if requeued:
-                transaction.on_commit(lambda run_id=run_id: _enqueue(run_id))
+                transaction.on_commit(functools.partial(_enqueue, run_id))
         else:
             fail_run(run_id=run_id, reason=_("실행하던 워커가 멈췄습니다. 한 번 다시 시도했지만 끝나지 않았습니다."))
     return [run_id for run_id, _attempts in stale]
@@ -279,6 +286,7 @@ def record_sandbox_health() -> SandboxHealth:
         version = ""
     return SandboxHealth.objects.create(
         ok=bool(verdicts) and all(v.contained for v in verdicts),
+        host=selectors.this_host(),
         worker=f"{socket.gethostname()}:{os.getpid()}",
         interpreter=version,
         detail=[{"name": v.name, "contained": v.contained, "status": v.status, "note": v.note} for v in verdicts],

@@ -4,7 +4,7 @@ from . import views
 
 app_name = "labs"
 urlpatterns = [
-    path("runs/<int:run_id>/", views.run_detail, name="run"),
+    path("runs/<id:run_id>/", views.run_detail, name="run"),
     path("<slug:slug>/", views.lab_detail, name="detail"),
     path("<slug:slug>/runs/", views.request_run, name="request-run"),
     path("<slug:slug>/download/", views.download_code, name="download"),

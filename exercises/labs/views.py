@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import uuid
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
+
+from tutor.http import SignedInRequest
 
 from . import records, selectors, services
 from .models import Lab
 
 
-def _lab_context(request: HttpRequest, lab: Lab, *, code: str) -> dict:
+def _lab_context(request: SignedInRequest, lab: Lab, *, code: str) -> dict:
     done = selectors.step_states(request.user, lab)
     steps = [{**step, "done": done.get(step["kind"], False)} for step in lab.steps]
     return {
@@ -31,14 +33,14 @@ def _lab_context(request: HttpRequest, lab: Lab, *, code: str) -> dict:
 
 
 @require_safe
-def lab_detail(request: HttpRequest, slug: str) -> HttpResponse:
+def lab_detail(request: SignedInRequest, slug: str) -> HttpResponse:
     lab = selectors.access_lab(request.user, slug)
     code = lab.starter_code if "reset" in request.GET else selectors.latest_code(request.user, lab)
     return render(request, "labs/lab_detail.html", _lab_context(request, lab, code=code))
 
 
 @require_POST
-def request_run(request: HttpRequest, slug: str) -> HttpResponse:
+def request_run(request: SignedInRequest, slug: str) -> HttpResponse:
     lab = selectors.access_lab(request.user, slug)
     run = services.request_run(
         user=request.user, lab=lab, code=request.POST.get("code", ""), step=request.POST.get("step", "run"),
@@ -51,7 +53,7 @@ def request_run(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
-def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
+def run_detail(request: SignedInRequest, run_id: int) -> HttpResponse:
     run = selectors.access_run(request.user, run_id)
     context = {"run": run, "seal": records.check_seal(run), "own": run.user_id == request.user.pk}
     if request.htmx:
@@ -60,7 +62,7 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
 
 
 @require_POST
-def download_code(request: HttpRequest, slug: str) -> HttpResponse:
+def download_code(request: SignedInRequest, slug: str) -> HttpResponse:
     """Send back the editor's code as a file, so downloading works without JavaScript too."""
     lab = selectors.access_lab(request.user, slug)
     response = HttpResponse(request.POST.get("code", ""), content_type="text/x-python; charset=utf-8")

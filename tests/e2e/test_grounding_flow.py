@@ -97,7 +97,7 @@ def test_cite_by_keyboard_after_shift_tab_goes_to_the_active_claim(
 def test_paste_mark_cite_submit_and_read_feedback(page, live_server, course: list[Lesson], learner: User) -> None:
     """Keys 1-4 mark, clicks cite; feedback gives backed verdicts and 확인 안 됨 where nothing backs one."""
     sign_in(page, live_server)
-    paste(page, live_server, "안녕하세요! 가람책방은 토요일 오후 5시에도 엽니다. 주차는 무료입니다. 독서 모임 참가비는 무료입니다.")
+    paste(page, live_server, "안녕하세요! 가람책방은 토요일 오후 5시에도 엽니다. 주차는 무료입니다. 참가비 없이 독서 모임에 갈 수 있습니다.")
     claims = page.locator("fieldset.claim")
     assert claims.count() == 3, "the greeting is not a claim"
     plan = [("1", [2]), ("2", []), ("1", [8])]
@@ -113,7 +113,7 @@ def test_paste_mark_cite_submit_and_read_feedback(page, live_server, course: lis
     page.get_by_role("heading", name=re.compile("주장별 피드백")).wait_for()
     labels = page.locator("article.feedback-claim .verdict-label").all_inner_texts()
     assert labels[1] == "맞음", "a claim answering a question the source cannot answer, marked 자료없음"
-    assert labels[2] == "확인 안 됨", "nothing backs a verdict on the free fee: it is shown beside line 8"
+    assert labels[2] == "확인 안 됨", "nothing backs a verdict on the paraphrase: it is shown beside line 8"
     assert "독서 모임 참가비는 무료입니다." in page.locator("article.feedback-claim").nth(2).inner_text()
     assert "진도 기록일 뿐" in page.inner_text("main")
     assert page.csp_violations == []

@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def test_sign_in_reveal_mark_understood_and_see_it_in_my_records(page, live_server, course: list[Lesson], learner: User) -> None:
-    lesson = next(l for l in course if l.slug == "answer-from-sources")
+    lesson = next(item for item in course if item.slug == "answer-from-sources")
     check = lesson.current_version.self_checks.first()
 
     page.goto(f"{live_server.url}/account/sign-in/")

@@ -193,7 +193,7 @@ def test_a_made_up_digest_or_name_is_404(content: Path, client: Client) -> None:
 
 def test_the_next_step_names_the_next_lesson_and_this_lessons_evidence_tasks(course: list[Lesson], client: Client) -> None:
     """After the last part: this lesson's evidence tasks, then a link to the next visible lesson by order."""
-    ordered = sorted((lesson for lesson in course if lesson.is_published), key=lambda l: (l.order, l.slug))
+    ordered = sorted((lesson for lesson in course if lesson.is_published), key=lambda item: (item.order, item.slug))
     first, second = ordered[0], ordered[1]
     page = client.get(f"/lessons/{first.slug}/").content.decode()
     step = page[page.index('id="next-step"'):]
@@ -205,7 +205,7 @@ def test_the_next_step_names_the_next_lesson_and_this_lessons_evidence_tasks(cou
 
 
 def test_the_next_step_skips_a_lesson_the_reader_may_not_see(course: list[Lesson], client: Client) -> None:
-    ordered = sorted((lesson for lesson in course if lesson.is_published), key=lambda l: (l.order, l.slug))
+    ordered = sorted((lesson for lesson in course if lesson.is_published), key=lambda item: (item.order, item.slug))
     set_lesson_published(lesson=ordered[1], published=False, actor=None, reason="시험")
     page = client.get(f"/lessons/{ordered[0].slug}/").content.decode()
     step = page[page.index('id="next-step"'):]

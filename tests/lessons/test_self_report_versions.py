@@ -40,6 +40,9 @@ def test_reports_on_an_older_version_are_not_counted_against_the_new_one(tmp_pat
     page = client.get("/me/progress/").content.decode()
     assert "기준 변경됨" in page and f'"이해했어요": 0 / {len(checks)}' in page.replace("&quot;", '"')
 
+    lesson_page = client.get(f"/lessons/{lesson.slug}/").content.decode()
+    assert "기준 변경됨" in lesson_page and f"{len(checks)}개 남겼습니다" in lesson_page
+
     new_check = SelfCheck.objects.filter(version__lesson=lesson).order_by("-version__number", "order").first()
     report_understood(user=learner, self_check=new_check)
     [again] = [e for e in client.get("/api/me/progress").json()["lessons"] if e["lesson"] == "tool-calls"]

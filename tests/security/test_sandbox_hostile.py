@@ -13,6 +13,7 @@ from exercises.labs import conf
 from exercises.labs.sandbox import Limits, run_python
 from exercises.labs.sandbox.selftest import CATALOGUE, SELFTEST_LIMITS, Hostile, check_one
 
+
 @pytest.mark.parametrize("hostile", CATALOGUE, ids=lambda h: h.name)
 def test_hostile_program_is_contained(hostile: Hostile) -> None:
     verdict = check_one(hostile, limits=SELFTEST_LIMITS, config=conf.sandbox_config())

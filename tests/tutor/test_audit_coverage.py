@@ -75,6 +75,18 @@ def test_pages_refused_without_a_target_are_logged_by_route_not_by_id(learner: U
     assert len(probing) == 1 and probing[0].repeats == 40, "40 probed ids are one entry with a count"
 
 
+def test_a_refusal_never_keeps_another_persons_name_from_the_url(learner: User, other_learner: User,
+                                                                course: list[Lesson]) -> None:
+    from exercises.grounding.models import Exercise
+
+    exercise = Exercise.objects.first()
+    url = reverse("grounding:learner-attempts", args=[exercise.slug, other_learner.username])
+    assert signed_in(learner).get(url).status_code == 404
+    [entry] = denials(learner)
+    assert entry.target_type == "route" and other_learner.username not in str(AuditEntry.objects.filter(
+        pk=entry.pk).values().get())
+
+
 def test_a_visitor_refused_is_not_an_entry(lesson: Lesson) -> None:
     set_lesson_published(lesson=lesson, published=False, actor=None, reason="시험")
     before = AuditEntry.objects.count()

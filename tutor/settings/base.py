@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
@@ -80,6 +81,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "tutor.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -87,6 +89,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "tutor.middleware.BodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -113,17 +116,20 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{VAR_DIR / 'tutor.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
-    )
-}
+DATABASES = {"default": dj_database_url.config(default=f"sqlite:///{VAR_DIR / 'tutor.sqlite3'}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # WAL lets the web process read while the task worker writes.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"init_command": "PRAGMA journal_mode=WAL;", "transaction_mode": "IMMEDIATE", "timeout": 20}
-    )
+    # WAL lets the web processes read while the task worker writes; a writer waits
+    # up to 20 s for the lock (busy timeout) instead of failing at once.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+    })
+else:
+    # Persistent connections: opening one per request made PostgreSQL pages slower
+    # than SQLite. Health checks drop a connection the server closed meanwhile.
+    DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE", "300"))
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -136,7 +142,8 @@ LOGIN_URL = "tutor:sign-in"
 LOGIN_REDIRECT_URL = "lessons:home"
 
 LANGUAGE_CODE = "ko"
-LANGUAGES = [("ko", _("한국어")), ("en", _("English"))]
+# Korean only: the site has no translations, so it never claims another language.
+LANGUAGES = [("ko", _("한국어"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Asia/Seoul"
 USE_I18N = True
@@ -177,22 +184,57 @@ CONTENT_SECURITY_POLICY = {
 
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
-# Sign-in throttling: this many failures within the window lock the
-# username (and, separately, the client address) until the window passes.
+# Sign-in throttling (tutor.throttle): failures are counted per account and
+# address pair, per account and per address. Past each key's free allowance the
+# next attempt must wait, doubling from SIGN_IN_BACKOFF_SECONDS up to its cap;
+# a quiet window of SIGN_IN_WINDOW_SECONDS forgets the failures. Nobody is ever
+# locked out for longer than a cap.
 SIGN_IN_MAX_FAILURES = int(os.environ.get("SIGN_IN_MAX_FAILURES", "5"))
 SIGN_IN_WINDOW_SECONDS = int(os.environ.get("SIGN_IN_WINDOW_SECONDS", "900"))
+SIGN_IN_BACKOFF_SECONDS = float(os.environ.get("SIGN_IN_BACKOFF_SECONDS", "2"))
+SIGN_IN_MAX_BACKOFF_SECONDS = int(os.environ.get("SIGN_IN_MAX_BACKOFF_SECONDS", "900"))
+# The header a trusted reverse proxy sets to the client's address, as Django names
+# it in request.META (e.g. "HTTP_X_FORWARDED_FOR" or "HTTP_X_REAL_IP"). Unset: the
+# peer address (REMOTE_ADDR) is the client. Never set it without such a proxy in
+# front, or any client can claim any address.
+CLIENT_ADDRESS_HEADER = os.environ.get("CLIENT_ADDRESS_HEADER", "")
+# For X-Forwarded-For: how many proxies we run in front of the site; the client is
+# the address that many entries from the right.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "1"))
+
+# Request bodies: above this the site answers 413 (problem+json under /api/).
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", str(5 * 512 * 1024)))  # 2.5 MiB
 
 # Demo accounts with generated passwords exist only where this is True.
 DEMO_ACCOUNTS_ALLOWED = False
 
 CONTENT_DIR = BASE_DIR / "lessons" / "content"
 
-LOGGING = {
+# One JSON object per line (LOG_FORMAT=json, the default outside `make dev`), each
+# with the request id that the response also carries as X-Request-ID.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "json")
+LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "tutor.logs.RequestIdFilter"}},
+    "formatters": {
+        "json": {"()": "tutor.logs.JsonFormatter"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": LOG_FORMAT if LOG_FORMAT in {"json", "text"} else "json",
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "loggers": {
+        "tutor.request": {"level": os.environ.get("REQUEST_LOG_LEVEL", "WARNING")},
+    },
 }
+# A request id arriving in this header (from a trusted proxy) is kept; otherwise one is made.
+REQUEST_ID_HEADER = os.environ.get("REQUEST_ID_HEADER", "HTTP_X_REQUEST_ID")
 
 # Labs: the sandbox limits of one run, and the queue's backpressure.
 LAB_CPU_SECONDS = int(os.environ.get("LAB_CPU_SECONDS", "2"))
@@ -216,3 +258,12 @@ LAB_WORKER_POLL_SECONDS = float(os.environ.get("LAB_WORKER_POLL_SECONDS", "0.05"
 
 # A peer reviewer's lease on a submission ends after this many hours unless reviewed or given back.
 EVIDENCE_PEER_LEASE_HOURS = float(os.environ.get("EVIDENCE_PEER_LEASE_HOURS", "8"))
+# An idle worker waits for a wake-up (LISTEN/NOTIFY on PostgreSQL, a socket on
+# SQLite), polling at most this rarely in case one was missed.
+LAB_WORKER_IDLE_POLL_SECONDS = float(os.environ.get("LAB_WORKER_IDLE_POLL_SECONDS", "2"))
+# A worker silent this long (no heartbeat) no longer counts for the site's sandbox verdict.
+LAB_WORKER_SILENT_AFTER_SECONDS = int(os.environ.get("LAB_WORKER_SILENT_AFTER_SECONDS", "90"))
+# A worker whose host failed the self-test takes no runs and repeats the test this often.
+LAB_SELFTEST_RETRY_SECONDS = float(os.environ.get("LAB_SELFTEST_RETRY_SECONDS", "60"))
+# /healthz fails when the oldest waiting task has waited longer than this (no worker takes it).
+HEALTHZ_MAX_QUEUE_AGE_SECONDS = int(os.environ.get("HEALTHZ_MAX_QUEUE_AGE_SECONDS", "60"))

@@ -1,4 +1,6 @@
-"""Settings for ``make serve`` on a developer's machine."""
+"""Settings for ``make dev`` (the auto-reloading development server) and management commands."""
+
+import os
 
 from .base import *  # noqa: F403
 from .base import env_bool
@@ -14,3 +16,7 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
+
+# Readable lines in a terminal instead of JSON.
+if "LOG_FORMAT" not in os.environ:
+    LOGGING["handlers"]["console"]["formatter"] = "text"  # noqa: F405

@@ -21,12 +21,13 @@ from .checks import (
     says_silent,
     unrelated_lines,
     value_conflicts,
+    verbatim_line,
 )
 from .claims import claim_spans
 from .matcher import GROUNDED, HOLD, NO_SOURCE, UNSURE, index_for, suggest_one
 
 __all__ = ["HINTS", "Claim", "LineScore", "Suggestion", "ValueConflict", "absent_words_shared", "says_silent",
-           "split_claims", "suggest", "unrelated_lines", "value_conflicts", "work_units"]
+           "split_claims", "suggest", "unrelated_lines", "value_conflicts", "verbatim_line", "work_units"]
 
 HINTS: tuple[str, ...] = (GROUNDED, NO_SOURCE, HOLD, UNSURE)  # ("근거", "자료없음", "보류", "모름")
 MAX_LINES = 5

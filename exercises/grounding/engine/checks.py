@@ -9,6 +9,8 @@ Each answers a narrow question with certainty or not at all:
   never against lines with a multiplier (1.5배, 10%), where the claim may be
   computed.
 - ``unrelated_lines``: which cited lines share no word and no value with the claim.
+- ``verbatim_line``: which cited line the claim repeats word for word (a whole line or a
+  whole sentence of one, not a fragment that could drop its condition).
 - ``says_silent``: whether the claim says the source is silent on something.
 - ``absent_words_shared``: whether a claim names what a question asks about and the
   source never mentions (주차 for "주차는 무료인가요?").
@@ -16,6 +18,7 @@ Each answers a narrow question with certainty or not at all:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .analysis import SILENCE_RE, analyse, analyse_claim
@@ -81,6 +84,35 @@ def unrelated_lines(source: str | list[str], claim: str, cited: list[int]) -> li
             continue
         out.append(line.number)
     return out
+
+
+_CITATION = re.compile(r"\(\s*\d[\d\s,~\-번줄]*\)|\d+\s*번\s*줄")
+_NOT_TEXT = re.compile(r"[\s.,!?·:;\"'“”‘’()\[\]「」『』~-]+")
+_MIN_VERBATIM = 8
+
+
+def _bare(text: str) -> str:
+    return _NOT_TEXT.sub("", _CITATION.sub("", normalise(text)))
+
+
+def verbatim_line(source: str | list[str], claim: str, cited: list[int]) -> int | None:
+    """The cited line the claim repeats word for word, or None.
+
+    Only a whole line, or a whole sentence of one, counts: a fragment ("회의실을 쓸 수 없습니다"
+    from "승인 문자를 받기 전에는 회의실을 쓸 수 없습니다") can drop what it depends on.
+    """
+    wanted = _bare(claim)
+    if len(wanted) < _MIN_VERBATIM:
+        return None
+    lines = _lines(source)
+    for number in cited:
+        if not 1 <= number <= len(lines):
+            continue
+        line = lines[number - 1]
+        sentences = [line, *re.split(r"(?<=[.!?])\s+", line)]
+        if any(_bare(sentence) == wanted for sentence in sentences):
+            return number
+    return None
 
 
 def says_silent(claim: str) -> bool:

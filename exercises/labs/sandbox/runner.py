@@ -238,7 +238,8 @@ def _run_in_slot(code: str, files: Mapping[str, bytes], stdin: bytes | None, lim
 def _collect(process: subprocess.Popen[bytes], limits: Limits, started: float) -> tuple[bytes, bytes, bool, bool]:
     """Read both pipes until they close and the process has ended, the wall clock runs out,
     or the output cap is passed; kill the process group in the last two cases."""
-    buffers = {process.stdout: bytearray(), process.stderr: bytearray()}
+    assert process.stdout is not None and process.stderr is not None  # started with PIPE
+    buffers: dict[Any, bytearray] = {process.stdout: bytearray(), process.stderr: bytearray()}
     selector = selectors.DefaultSelector()
     for stream in buffers:
         selector.register(stream, selectors.EVENT_READ)
@@ -256,7 +257,7 @@ def _collect(process: subprocess.Popen[bytes], limits: Limits, started: float) -
             if key.fileobj == pidfd:
                 chunk = b""
             else:
-                chunk = os.read(key.fileobj.fileno(), 65536)
+                chunk = os.read(key.fd, 65536)
                 buffers[key.fileobj] += chunk
             if not chunk:
                 selector.unregister(key.fileobj)

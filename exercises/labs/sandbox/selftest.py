@@ -12,9 +12,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from . import slots
 from .limits import Limits, SandboxConfig
 from .runner import RunResult, run_python
-from . import slots
 from .slots import processes_of
 
 SECRET_MARKERS = ("root:x:0:0", "SECRET_KEY", "DATABASE_URL", "tutor.sqlite3")

@@ -7,8 +7,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from exercises.evidence import services
-from exercises.evidence.models import EvidenceTask, Submission
+from exercises.evidence import peer, services
+from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Submission
 from exercises.labs import services as lab_services
 from exercises.labs.models import LabRun
 from lessons.models import Lesson
@@ -34,7 +34,9 @@ def attached(course: list[Lesson], learner: User, other_learner: User,
     submission = services.submit(author=other_learner, task=task, submit_key="s")
     services.save_draft(author=learner, task=task, text="내 글", run_ids=[], lines=[])
     services.submit(author=learner, task=task, submit_key="mine")
-    assert services.allocate_peer_work(reviewer=learner, task=task).submission == submission
+    services.record_practice_review(reviewer=learner, example=task.calibration_examples.filter(is_active=True).first(),
+                                    judgements={c["key"]: INSUFFICIENT for c in task.current_rubric.criteria})
+    assert peer.allocate_peer_work(reviewer=learner, task=task).submission == submission
     return submission, run, loose
 
 

@@ -62,6 +62,7 @@ def test_waiting_submission_can_be_assigned_or_its_minimum_lowered(learner: User
     assert "기다리는 중" in page and "맡은 검토 0" in page
     client.post(reverse("evidence:assign", args=[mine.pk]), {"reviewer": other_learner.pk})
     assert mine.allocations.get().reviewer == other_learner
+    assert "(검토 중 1)" in client.get(reverse("evidence:queue")).content.decode()
     client.post(reverse("evidence:cohort-minimum", args=[cohort.pk, task.slug]), {"minimum": "0", "reason": "시간 부족"})
     task.refresh_from_db()
     assert task.default_min_peer_reviews == 1

@@ -173,3 +173,26 @@ def test_api_never_names_peers_to_peers(learner: User, other_learner: User, task
     peer.allocate_peer_work(reviewer=learner, task=task)
     body = signed_in(learner).get(f"/api/evidence/submissions/{theirs.pk}").json()
     assert body["author"] == "익명 동료" and "other" not in json.dumps(body, ensure_ascii=False)
+
+
+def test_gates_seen_from_the_other_side(learner: User, other_learner: User, instructor: User, make_user,
+                                        task: EvidenceTask) -> None:
+    """A peer holding a lease can neither release, resolve nor assign; an instructor cannot hand work to a learner
+    of a cohort they do not teach."""
+    mine = submitted(learner, task)
+    submitted(other_learner, task, "동료 글")
+    peer.allocate_peer_work(reviewer=other_learner, task=task)
+    review = services.record_review(reviewer=other_learner, submission=mine, kind="peer", judgements=levels(mine, 0),
+                                    comment="")
+    as_peer = signed_in(other_learner)
+    assert as_peer.post(reverse("evidence:release", args=[mine.pk])).status_code == 404
+    assert as_peer.post(reverse("evidence:release-review", args=[review.pk])).status_code == 404
+    assert as_peer.post(reverse("evidence:resolve-disagreement", args=[mine.pk]), {"reason": "x"}).status_code == 404
+    assert as_peer.post(reverse("evidence:assign", args=[mine.pk]), {"reviewer": other_learner.pk}).status_code == 404
+    stranger = make_user("stranger", in_cohort=False)
+    Cohort.objects.create(name="남의 기수").learners.add(stranger)
+    submitted(stranger, task, "남의 글")
+    response = signed_in(instructor).post(reverse("evidence:assign", args=[mine.pk]), {"reviewer": stranger.pk})
+    assert response.status_code == 404 and not mine.allocations.filter(reviewer=stranger).exists()
+    review.refresh_from_db()
+    assert review.released_at is None

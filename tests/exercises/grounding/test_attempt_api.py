@@ -10,7 +10,7 @@ from exercises.grounding.models import Attempt, Exercise
 from tests.conftest import signed_in
 
 pytestmark = pytest.mark.django_db
-ANSWER = "토요일에는 밤 9시까지 영업합니다. 독서 모임 참가비는 무료입니다."
+ANSWER = "토요일에는 밤 9시까지 영업합니다. 참가비 없이 독서 모임에 갈 수 있습니다."
 
 
 def start(client: Client, key: str = "api-1", answer: str = ANSWER, slug: str = "bookshop"):
@@ -41,6 +41,7 @@ def test_start_mark_submit_and_read_feedback(learner: User, bookshop: Exercise) 
     first, second = feedback["claims"]
     assert first["verdict"] == "right" and first["checks"][0]["name"] == "values"
     assert second["verdict"] == "unchecked" and second["checks"] == [] and second["compare"] == [[8, "독서 모임 참가비는 무료입니다."]]
+    assert "compare" in second and second["explanation"] == ""
     again = client.post(f"/api/grounding/attempts/{attempt_id}/marks", {"marks": [{"claim": hours["id"], "judgement": "grounded"}]},
                         content_type="application/json")
     assert again.status_code == 409

@@ -46,10 +46,21 @@ def test_a_contradicted_claim_marked_no_data_is_right_by_the_value_check() -> No
 
 
 def test_a_restating_claim_is_never_listed_as_missed_because_of_its_question() -> None:
-    """"독서 모임 참가비는 무료" citing line 8 is not judged by the parking question it is unrelated to."""
-    item = feedback("독서 모임 참가비는 무료입니다.", "grounded", [8])
-    assert item["verdict"] == "unchecked" and item["checks"] == []
-    assert item["compare"] == [[8, BOOKSHOP[7]]]
+    """"독서 모임 참가비는 무료" citing line 8 repeats it: 맞음 by the verbatim check, whatever question it sits under."""
+    item = feedback("독서 모임 참가비는 무료입니다 (8).", "grounded", [8], question=PARKING)
+    assert item["verdict"] == "right" and [c["name"] for c in item["checks"]] == ["verbatim"]
+    assert feedback("독서 모임 참가비는 무료입니다.", "no_data", [8])["verdict"] == "review"
+    paraphrase = feedback("참가비 없이 독서 모임에 갈 수 있습니다.", "grounded", [8])
+    assert paraphrase["verdict"] == "unchecked" and paraphrase["checks"] == []
+    assert paraphrase["compare"] == [[8, BOOKSHOP[7]]]
+
+
+def test_a_fragment_of_a_line_is_not_verbatim() -> None:
+    """"확정되면 문자로 알려 드립니다" drops "담당자 확인 뒤": only a whole line or sentence counts as repeated."""
+    from exercises.grounding.engine import verbatim_line
+
+    assert verbatim_line(BOOKSHOP, "확정되면 문자로 알려 드립니다.", [7]) is None
+    assert verbatim_line(BOOKSHOP, "행사 신청은 담당자 확인 뒤 확정되며, 확정되면 문자로 알려 드립니다 (7번 줄)", [7]) == 7
 
 
 def test_without_a_backing_check_the_feedback_says_unchecked_and_shows_the_source() -> None:

@@ -170,3 +170,10 @@ def test_the_run_page_and_api_show_the_seal_what_it_covers_and_whether_it_verifi
     assert "봉인과 맞지 않음" in page and "봉인 확인됨" not in page
     body = client.get(f"/api/labs/runs/{sealed_run.pk}").json()
     assert body["seal"]["verified"] is False and body["seal"]["changed"] == ["code"]
+
+
+def test_the_admin_run_list_says_whether_each_seal_verifies(sealed_run: LabRun) -> None:
+    admin = User.objects.create_superuser("root", password="x-very-long-password")
+    LabRun.objects.filter(pk=sealed_run.pk).update(stderr="끼워 넣은 오류")
+    page = signed_in(admin).get("/admin/labs/labrun/").content.decode()
+    assert "봉인과 맞지 않음" in page and "표준 오류" in page

@@ -2,18 +2,84 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import time
 from typing import Any
 
 from django.conf import settings
-from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
+from django.db import close_old_connections
+from django.db.utils import OperationalError
+from django.utils import timezone
+from django_tasks_db.management.commands.db_worker import Worker
+from django_tasks_db.models import DBTaskResult
+from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
+from exercises.labs import wakeup
+from exercises.labs.models import SandboxHealth
 from exercises.labs.sandbox.runner import become_subreaper
 from exercises.labs.services import record_sandbox_health, settle_stale_runs
 
 
+class WakeableWorker(Worker):
+    """django-tasks' database worker, idle without burning a core and woken when a run is queued.
+
+    Right after a task it polls again at once; while idle it waits on the wake-up
+    channel (``exercises.labs.wakeup``) with a poll interval that doubles up to
+    ``LAB_WORKER_IDLE_POLL_SECONDS``, so a missed wake-up costs at most that long.
+    Claiming stays the library's: ``select_for_update(skip_locked=True)`` in one
+    transaction, so several workers on several hosts never take the same task.
+    """
+
+    def __init__(self, *, waiter: wakeup.Waiter, idle_poll: float, health: SandboxHealth, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.waiter = waiter
+        self.idle_poll = idle_poll
+        self.health = health
+        self.last_beat = 0.0
+
+    def beat(self) -> None:
+        """Mark this worker alive now and then, so the site knows whose check still counts."""
+        if time.monotonic() - self.last_beat >= settings.LAB_WORKER_SILENT_AFTER_SECONDS / 3:
+            SandboxHealth.objects.filter(pk=self.health.pk).update(seen_at=timezone.now())
+            self.last_beat = time.monotonic()
+
+    def claim_next(self) -> DBTaskResult | None:
+        tasks = DBTaskResult.objects.ready().filter(
+            backend_name=self.backend_name, queue_name__in=self.queue_names)
+        with exclusive_transaction(tasks.db):
+            try:
+                task_result = tasks.get_locked()
+                if task_result is not None:
+                    task_result.claim(self.worker_id)
+            except OperationalError as exc:
+                if not is_locked_database_exception(exc):
+                    raise
+                return None
+        return task_result
+
+    def run(self) -> None:
+        interval = self.interval
+        while self.running:
+            close_old_connections()
+            self.beat()
+            task_result = self.claim_next()
+            if task_result is not None:
+                self.run_task(task_result)
+                interval = self.interval
+                continue
+            if self.batch:
+                return
+            close_old_connections()
+            if self.waiter.wait(interval):
+                interval = self.interval
+            else:
+                interval = min(interval * 2, self.idle_poll)
+
+
 class Command(BaseCommand):
-    help = "샌드박스 점검 → 멈춘 실행 정리 → 작업 큐 처리 (db_worker)."
+    help = "샌드박스 점검 → 멈춘 실행 정리 → 작업 큐 처리 (이 호스트의 점검이 통과했을 때만)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--batch", action="store_true", help="쌓인 작업만 처리하고 끝냅니다.")
@@ -21,13 +87,31 @@ class Command(BaseCommand):
     def handle(self, *args: Any, batch: bool, **options: Any) -> None:
         become_subreaper()
         health = record_sandbox_health()
-        if health.ok:
-            self.stdout.write(f"샌드박스 점검 통과 ({len(health.detail)}개), {health.interpreter}")
-        else:
+        while not health.ok:
             failed = [item["name"] for item in health.detail if not item["contained"]]
-            self.stderr.write(f"샌드박스 점검 실패: {', '.join(failed)}. 실습 실행은 거부됩니다.")
+            self.stderr.write(f"샌드박스 점검 실패: {', '.join(failed) or '실행 안 됨'}. "
+                              "이 호스트의 워커는 실행을 받지 않습니다.")
+            if batch:
+                return
+            health = self._check_again_later()
+        self.stdout.write(f"샌드박스 점검 통과 ({len(health.detail)}개), {health.interpreter}")
         settled = settle_stale_runs()
         if settled:
             self.stdout.write(f"멈춘 실행 {len(settled)}개를 정리했습니다: {settled}")
-        call_command("db_worker", interval=settings.LAB_WORKER_POLL_SECONDS, batch=batch,
-                     startup_delay=False, reload=False, queue_name="default")
+        waiter = wakeup.open_waiter()
+        worker = WakeableWorker(
+            waiter=waiter, idle_poll=settings.LAB_WORKER_IDLE_POLL_SECONDS, health=health,
+            queue_names=["default"], interval=settings.LAB_WORKER_POLL_SECONDS, batch=batch,
+            backend_name="default", startup_delay=False, max_tasks=None,
+            worker_id=f"{socket.gethostname()}:{os.getpid()}"[:64], excluded_queue_names=[],
+        )
+        worker.configure_signals()
+        try:
+            worker.run()
+        finally:
+            waiter.close()
+
+    def _check_again_later(self) -> SandboxHealth:
+        """Wait, then repeat the self-test: a fixed host starts taking runs without a restart."""
+        time.sleep(settings.LAB_SELFTEST_RETRY_SECONDS)
+        return record_sandbox_health()

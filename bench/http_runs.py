@@ -1,0 +1,147 @@
+"""Thirty learners press Run at the same moment, through HTTP, against the server `make serve` runs.
+
+Each learner (an API token) POSTs a run with its own Idempotency-Key, follows
+``Retry-After`` on 429, and polls its run every 250 ms (as the lab page does)
+until the record is finished. The
+figures are the records' own created -> finished times, plus the 429s, the runs
+that never finished (lost) and the runs made twice (a key with two records, or a
+task executed twice), read back from the database afterwards.
+
+    .venv/bin/python bench/http_runs.py [--database-url postgres://…] [--task-workers 1 2]
+
+Goals with two workers: p50 <= 400 ms, p95 <= 1 s, lost 0, twice 0.
+The machine is shared: other processes' load shows in these figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from datetime import datetime
+from pathlib import Path
+
+from _common import ROOT, percentile
+from _http import Client, Site
+
+CODE = "total = sum(range(10_000))\nprint('합계', total)\n"
+LAB = "replay-retry"
+
+
+def one_learner(site: Site, token: str, barrier: threading.Barrier, out: dict, lock: threading.Lock) -> None:
+    client = Client(site.port, headers={"Authorization": f"Bearer {token}"})
+    key = uuid.uuid4().hex
+    throttled = 0
+    barrier.wait()
+    clicked = time.perf_counter()
+    run_id = None
+    for _ in range(60):
+        status, headers, body = client.request("POST", f"/api/labs/{LAB}/runs", {"code": CODE, "step": "run"},
+                                               headers={"Idempotency-Key": key})
+        if status == 202:
+            run_id = json.loads(body)["id"]
+            break
+        if status == 429:
+            throttled += 1
+            time.sleep(float(headers.get("retry-after", "1")))
+            continue
+        raise RuntimeError(f"POST run answered {status}: {body[:200]!r}")
+    record = None
+    deadline = time.monotonic() + 60
+    while run_id is not None and time.monotonic() < deadline:
+        status, _, body = client.request("GET", f"/api/labs/runs/{run_id}")
+        record = json.loads(body)
+        if record["finished_at"]:
+            break
+        time.sleep(0.25)  # the lab page polls every 250 ms
+    seen = (time.perf_counter() - clicked) * 1000
+    client.close()
+    with lock:
+        out["throttled"] += throttled
+        if record and record["finished_at"]:
+            created = datetime.fromisoformat(record["created_at"])
+            finished = datetime.fromisoformat(record["finished_at"])
+            out["server_ms"].append((finished - created).total_seconds() * 1000)
+            out["client_ms"].append(seen)
+            out["statuses"].add(record["status"])
+        else:
+            out["lost"] += 1
+        out["ids"].append(run_id)
+
+
+def twice(site: Site) -> dict[str, int]:
+    """Read back: runs per key, tasks executed more than once, run attempts above one."""
+    script = (
+        "import json\n"
+        "from django.db.models import Count\n"
+        "from django_tasks_db.models import DBTaskResult\n"
+        "from exercises.labs.models import LabRun\n"
+        "runs = LabRun.objects.filter(user__username__startswith='bench-learner-')\n"
+        "print(json.dumps({'runs': runs.count(),\n"
+        "  'keys_with_two_runs': runs.values('user', 'idempotency_key').annotate(n=Count('id')).filter(n__gt=1).count(),\n"
+        "  'runs_attempted_twice': runs.filter(attempts__gt=1).count(),\n"
+        "  'tasks_claimed_twice': sum(1 for ids in DBTaskResult.objects.values_list('worker_ids', flat=True) if len(ids) > 1)}))\n"
+    )
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", script], cwd=ROOT, env=site.env,
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def idle_cpu_percent(site: Site, seconds: float = 5.0) -> float:
+    """CPU used by the idle task workers over ``seconds``, as a percentage of one core."""
+    pids = subprocess.run(["pgrep", "-f", "manage.py worker", "-s", str(site.process.pid)],
+                          capture_output=True, text=True).stdout.split()
+
+    def ticks() -> int:
+        total = 0
+        for pid in pids:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])
+            except (OSError, IndexError):
+                pass
+        return total
+
+    import os
+
+    before = ticks()
+    time.sleep(seconds)
+    return (ticks() - before) / os.sysconf("SC_CLK_TCK") / seconds * 100 / max(1, len(pids))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--database-url", default=None, help="a scratch PostgreSQL database (default: SQLite)")
+    parser.add_argument("--task-workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--learners", type=int, default=30)
+    args = parser.parse_args()
+    for workers in args.task_workers:
+        with Site(database_url=args.database_url, task_workers=workers, learners=args.learners) as site:
+            cpu = idle_cpu_percent(site)
+            out: dict = {"throttled": 0, "lost": 0, "server_ms": [], "client_ms": [], "statuses": set(), "ids": []}
+            lock = threading.Lock()
+            barrier = threading.Barrier(len(site.tokens))
+            threads = [threading.Thread(target=one_learner, args=(site, token, barrier, out, lock))
+                       for token in site.tokens]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            counts = twice(site)
+            server, client = out["server_ms"], out["client_ms"]
+            print(f"database={site.vendor} task_workers={workers} learners={len(site.tokens)} "
+                  f"idle_worker_cpu={cpu:.1f}%_of_a_core")
+            print(f"  created->finished p50={percentile(server, 50):.0f} ms p95={percentile(server, 95):.0f} ms "
+                  f"max={max(server):.0f} ms (goal with 2 workers: p50 <= 400, p95 <= 1000)")
+            print(f"  click->seen finished p50={percentile(client, 50):.0f} ms p95={percentile(client, 95):.0f} ms")
+            print(f"  429s={out['throttled']} lost={out['lost']} statuses={sorted(out['statuses'])} "
+                  f"runs={counts['runs']} made_twice={counts['keys_with_two_runs'] + counts['runs_attempted_twice']} "
+                  f"tasks_claimed_twice={counts['tasks_claimed_twice']}")
+
+
+if __name__ == "__main__":
+    main()

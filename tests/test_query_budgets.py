@@ -1,0 +1,127 @@
+"""Query budgets: every page and API read runs the same number of queries as data grows.
+
+Each endpoint is asked with small data and with grown data: a learner with 0,
+5 and 50 records (lab runs, grounding attempts, completion records,
+self-reports, evidence), an instructor's cohort of 5 learners and of 50. The
+counts for 5 and 50 must be equal, and 50 records may cost at most
+``PREFETCHES`` more queries than none (a prefetch runs only when there are
+rows to attach to); a query per row would show as a difference.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from exercises.evidence import services as evidence
+from exercises.evidence.models import EvidenceTask
+from exercises.grounding import services as grounding
+from exercises.grounding.models import Attempt, Exercise
+from exercises.labs.models import Lab, LabRun
+from lessons.models import CompletionRecord, Lesson, PartKey, SelfCheck
+from lessons.services import record_completion, report_understood
+from tests.conftest import signed_in
+from tutor.models import Cohort
+
+pytestmark = pytest.mark.django_db
+
+PREFETCHES = 3
+ANSWER = "서점은 오전 10시에 문을 엽니다. 일요일에는 쉽니다. 배송은 무료입니다."
+
+
+def give_records(user: User, count: int) -> None:
+    """``count`` records of each kind the learner's pages list: runs, attempts, completions, reports."""
+    lab = Lab.objects.get(slug="replay-retry")
+    now = timezone.now()
+    LabRun.objects.bulk_create([
+        LabRun(lab=lab, user=user, idempotency_key=uuid.uuid4().hex, code=f"print({n})", code_digest="0" * 64,
+               lab_version=lab.version, status=LabRun.Status.OK, stdout=f"{n}\n", finished_at=now, attempts=1)
+        for n in range(count)
+    ])
+    exercises = list(Exercise.objects.all())
+    for n in range(count):
+        exercise = exercises[n % len(exercises)]
+        attempt = grounding.start_attempt(user=user, exercise=exercise, answer_text=ANSWER,
+                                          variant_key="", idempotency_key=uuid.uuid4().hex)
+        if n % 2:
+            grounding.submit_attempt(attempt=attempt)
+    lessons = list(Lesson.objects.with_current())
+    for n, lesson in enumerate(lessons):
+        record_completion(user=user, lesson=lesson, kind=CompletionRecord.Kind.OPENED)
+        for part in list(PartKey.values)[: count // len(lessons) + 1]:
+            record_completion(user=user, lesson=lesson, kind=CompletionRecord.Kind.PART_REACHED, item=part)
+    for check in SelfCheck.objects.filter(version__lesson__in=lessons)[:count]:
+        report_understood(user=user, self_check=check)
+    for task in EvidenceTask.objects.active()[: max(1, count // 10)]:
+        evidence.save_draft(author=user, task=task, text="증거 글", run_ids=[], lines=[])
+        evidence.submit(author=user, task=task, submit_key=uuid.uuid4().hex)
+
+
+def count_queries(client: Client, url: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    return len(captured)
+
+
+LEARNER_URLS = [
+    "/", "/lessons/", "/lessons/answer-from-sources/", "/me/progress/", "/labs/replay-retry/",
+    "/exercises/bookshop/", "/evidence/afs-practice/", "/account/api-tokens/",
+    "/api/lessons", "/api/lessons/answer-from-sources", "/api/me/progress", "/api/labs/replay-retry",
+    "/api/evidence/submissions",
+]
+
+
+@pytest.mark.parametrize("url", LEARNER_URLS)
+def test_a_learners_pages_cost_the_same_with_0_and_50_records(url: str, course: list[Lesson], learner: User) -> None:
+    """The learner's own pages and API reads do not grow with the learner's history."""
+    client = signed_in(learner)
+    client.get(url)  # first-request work (sessions, caches) is not the budget
+    empty = count_queries(client, url)
+    give_records(learner, 5)
+    five = count_queries(client, url)
+    give_records(learner, 45)
+    assert count_queries(client, url) == five
+    assert five - empty <= PREFETCHES
+
+
+def test_one_run_and_one_attempt_cost_the_same_among_50(course: list[Lesson], learner: User) -> None:
+    """A single record's page and API read does not depend on how many others exist."""
+    give_records(learner, 1)
+    run, attempt = LabRun.objects.get(user=learner), Attempt.objects.filter(user=learner).first()
+    client = signed_in(learner)
+    urls = [f"/labs/runs/{run.pk}/", f"/api/labs/runs/{run.pk}", f"/exercises/attempts/{attempt.pk}/",
+            f"/api/grounding/attempts/{attempt.pk}"]
+    before = {url: count_queries(client, url) for url in urls}
+    give_records(learner, 50)
+    assert {url: count_queries(client, url) for url in urls} == before
+
+
+def cohort_of(size: int, make_user: Callable[..., User], cohort: Cohort, prefix: str) -> None:
+    for n in range(size):
+        give_records(make_user(f"{prefix}{n}"), 2)
+
+
+INSTRUCTOR_URLS = ["/evidence/queue/", "/evidence/export.csv", "/api/evidence/queue", "/account/audit/"]
+
+
+def test_an_instructors_pages_cost_the_same_for_5_and_50_learners(
+    course: list[Lesson], make_user: Callable[..., User], instructor: User, cohort: Cohort
+) -> None:
+    """Cohort progress, the queue, the export and the audit log: constant in the cohort's size."""
+    urls = [f"/evidence/cohorts/{cohort.pk}/progress/", *INSTRUCTOR_URLS]
+    cohort_of(5, make_user, cohort, "small")
+    client = signed_in(instructor)
+    for url in urls:
+        client.get(url)
+    small = {url: count_queries(client, url) for url in urls}
+    cohort_of(45, make_user, cohort, "large")
+    assert cohort.learners.count() == 50
+    assert {url: count_queries(client, url) for url in urls} == small

@@ -1,0 +1,28 @@
+"""gunicorn settings shared by ``manage.py serve`` and the systemd unit (``deploy/``).
+
+Threaded workers sized to the cores: most of a request's time is the database
+and the template, and a class's htmx polling is many short requests, so a few
+processes with several threads each keep every core busy without many copies
+of Django in memory. Environment variables override each value.
+"""
+
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY", str(max(2, (os.cpu_count() or 1) + 1))))
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+# A burst of a whole class must queue in the kernel, not be refused.
+backlog = int(os.environ.get("GUNICORN_BACKLOG", "2048"))
+keepalive = 5
+timeout = 30
+graceful_timeout = 20
+# Restart workers now and then so a slow leak cannot grow for ever.
+max_requests = 5000
+max_requests_jitter = 500
+# Requests are logged by the site itself (JSON, with request ids); gunicorn logs only errors.
+accesslog = None
+errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "warning")
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+wsgi_app = "tutor.wsgi:application"
