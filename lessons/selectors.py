@@ -104,6 +104,22 @@ def earlier_reports_count(user: AnyUser, lesson: Lesson) -> int:
             .exclude(self_check__version=lesson.current_version).count())
 
 
+@dataclass(frozen=True)
+class RecordLink:
+    """One record of a learner's own work, linked: a run, an attempt, a submission or a released review.
+
+    ``track`` says where it belongs: ``activity`` beside completion, ``review``
+    in the review track. Apps that build on lessons provide them through
+    ``record_links_for(user)`` on their AppConfig.
+    """
+
+    track: str
+    label: str
+    url: str
+    at: datetime | None = None
+    waiting: str = ""
+
+
 @dataclass
 class LessonProgress:
     """One lesson's three tracks for one learner, kept side by side and never combined."""
@@ -118,6 +134,7 @@ class LessonProgress:
     understood: list[SelfReport] = field(default_factory=list)
     earlier: dict[int, int] = field(default_factory=dict)
     reviews: list[str] = field(default_factory=list)
+    records: list[RecordLink] = field(default_factory=list)
 
     parts_total: int = len(PartKey.values)
 
@@ -127,13 +144,39 @@ class LessonProgress:
         return bool(self.earlier)
 
     @property
+    def activity_records(self) -> list[RecordLink]:
+        return [record for record in self.records if record.track == "activity"]
+
+    @property
+    def review_records(self) -> list[RecordLink]:
+        return [record for record in self.records if record.track == "review"]
+
+    @property
+    def state(self) -> str:
+        """The completion track in one word for the lesson list: 아직 / 읽는 중 / 끝까지 읽음 (a fact, not a grade)."""
+        if self.opened_at is None:
+            return "not-started"
+        return "read" if self.parts_reached >= self.parts_total else "reading"
+
+    @property
     def earlier_versions(self) -> list[tuple[int, int]]:
         return sorted(self.earlier.items())
 
 
 def progress_of(user: User) -> list[LessonProgress]:
-    """Completion and self-report per visible lesson for ``user``; review records join in later apps."""
-    return progress_of_learners([user], lessons=visible_lessons(user))[user.pk]
+    """Completion and self-report per visible lesson for ``user``; review records join in later apps.
+
+    For the learner's own pages, apps that build on lessons also link each
+    record (runs, attempts, submissions, readable reviews) by ``record_links_for``.
+    """
+    progress = progress_of_learners([user], lessons=visible_lessons(user))[user.pk]
+    by_lesson = {entry.lesson.pk: entry for entry in progress}
+    for config in apps.get_app_configs():
+        if hasattr(config, "record_links_for"):
+            for lesson_id, links in config.record_links_for(user).items():
+                if lesson_id in by_lesson:
+                    by_lesson[lesson_id].records.extend(links)
+    return progress
 
 
 def progress_of_learners(
@@ -185,4 +228,29 @@ def progress_of_learners(
                     if lesson_id in table.get(uid, {}):
                         table[uid][lesson_id].reviews.extend(records)
     return {uid: list(rows.values()) for uid, rows in table.items()}
+
+
+def resume_point(user: User, progress: list[LessonProgress]) -> tuple[Lesson, str] | None:
+    """Where 이어서 하기 leads: the lesson last touched, at the anchor of the first part not yet reached.
+
+    A lesson read to the end hands over to the next one not finished; with
+    nothing touched yet, the first lesson.
+    """
+    if not progress:
+        return None
+    last = (CompletionRecord.objects.filter(user=user, lesson__in=[entry.lesson for entry in progress])
+            .order_by("-at", "-id").values_list("lesson_id", flat=True).first())
+    by_id = {entry.lesson.pk: entry for entry in progress}
+    entry = by_id.get(last) if last else None
+    if entry is None:
+        return progress[0].lesson, ""
+    if entry.state == "read":
+        later = [other for other in progress if other.state != "read"
+                 and (other.lesson.order, other.lesson.slug) > (entry.lesson.order, entry.lesson.slug)]
+        return (later[0].lesson, "") if later else (entry.lesson, "next-step")
+    reached = set(CompletionRecord.objects.filter(user=user, lesson=entry.lesson,
+                                                  kind=CompletionRecord.Kind.PART_REACHED)
+                  .values_list("item", flat=True))
+    missing = next((part["anchor"] for part in entry.lesson.current_version.parts if part["key"] not in reached), "")
+    return entry.lesson, missing
 

@@ -17,10 +17,14 @@ from .models import CompletionRecord, Course, PartKey, SelfReport
 
 @require_safe
 def home(request: Request) -> HttpResponse:
-    return render(
-        request, "lessons/home.html",
-        {"course": Course.objects.first(), "lessons": selectors.visible_lessons(request.user)},
-    )
+    """A visitor's landing page; for a signed-in learner, a personal home: resume and each lesson's tracks."""
+    context: dict = {"course": Course.objects.first()}
+    if request.user.is_authenticated:
+        progress = selectors.progress_of(request.user)
+        context |= {"progress": progress, "resume": selectors.resume_point(request.user, progress)}
+    else:
+        context["lessons"] = selectors.visible_lessons(request.user)
+    return render(request, "lessons/home.html", context)
 
 
 @require_safe
@@ -50,6 +54,7 @@ def lesson_detail(request: Request, slug: str) -> HttpResponse:
             "confidence_choices": SelfReport.Confidence.choices,
             "self_check_part": PartKey.SELF_CHECK.value,
             "explain_part": PartKey.EXPLAIN.value,
+            "evidence_parts": [PartKey.PRACTICE.value, PartKey.TRANSFER.value, PartKey.EXPLAIN.value],
             "earlier_reports": selectors.earlier_reports_count(request.user, lesson),
         },
     )

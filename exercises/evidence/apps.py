@@ -29,3 +29,9 @@ class EvidenceConfig(AppConfig):
         from .selectors import released_review_counts
 
         return released_review_counts(user_ids)
+
+    def record_links_for(self, user: Any) -> dict[int, list[Any]]:
+        """Called by ``lessons.selectors.progress_of``: links to this learner's submissions and readable reviews."""
+        from .selectors import record_links_of
+
+        return record_links_of(user)

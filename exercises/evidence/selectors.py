@@ -9,12 +9,13 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db.models import Count, Q, QuerySet
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from exercises.labs.models import LabRun
 from lessons.content import SLUG
-from lessons.selectors import access_lesson
+from lessons.selectors import RecordLink, access_lesson
 from tutor import access
 from tutor.access import AnyUser
 from tutor.errors import NotFound
@@ -481,3 +482,48 @@ def access_cohort(instructor: AnyUser, cohort_id: int) -> Cohort:
     if cohort is None or not access.may_change_cohort_setting(instructor, cohort):
         raise NotFound(_("그런 기수는 없습니다."))
     return cohort
+
+
+def waiting_for(submission: Submission) -> str:
+    """Say what a submitted version waits for, so the author knows the next step is someone else's.
+
+    Counts reviews, never shows them: what an unreleased review says stays
+    hidden until an instructor releases it.
+    """
+    kinds = list(submission.reviews.values_list("kind", "released_at"))
+    peers = sum(1 for kind, _at in kinds if kind == Review.Kind.PEER)
+    minimum = peer_minimum(submission)
+    if peers < minimum:
+        return _("동료 검토 %(done)d/%(minimum)d 기다리는 중") % {"done": peers, "minimum": minimum}
+    if not any(kind == Review.Kind.INSTRUCTOR for kind, _at in kinds):
+        return _("강사 검토 기다리는 중")
+    if any(kind != Review.Kind.SELF and released is None for kind, released in kinds):
+        return _("검토 공개 기다리는 중")
+    return ""
+
+
+def record_links_of(user: User) -> dict[int, list[RecordLink]]:
+    """Per lesson, the learner's submitted versions (with what each waits for) and the reviews they may read."""
+    links: dict[int, list[RecordLink]] = {}
+    submissions = (Submission.objects.filter(author=user).submitted().select_related("task")
+                   .order_by("task__order", "-version"))
+    for submission in submissions:
+        url = reverse("evidence:submission", args=[submission.pk])
+        links.setdefault(submission.task.lesson_id, []).append(RecordLink(
+            track="activity",
+            label=_("제출 %(title)s · 판 %(n)d") % {"title": submission.task.title, "n": submission.version},
+            url=url, at=submission.submitted_at, waiting=waiting_for(submission),
+        ))
+    reviews = (Review.objects.filter(submission__author=user)
+               .filter(Q(kind=Review.Kind.SELF) | Q(released_at__isnull=False))
+               .select_related("submission__task").order_by("submission__task__order", "kind", "created_at"))
+    for review in reviews:
+        links.setdefault(review.submission.task.lesson_id, []).append(RecordLink(
+            track="review",
+            label=_("%(kind)s · %(title)s 판 %(n)d") % {
+                "kind": review.get_kind_display(), "title": review.submission.task.title,
+                "n": review.submission.version},
+            url=reverse("evidence:submission", args=[review.submission_id]) + f"#review-{review.pk}",
+            at=review.released_at or review.created_at,
+        ))
+    return links

@@ -22,3 +22,9 @@ class GroundingConfig(AppConfig):
         from .services import load_exercises
 
         return load_exercises(lesson=lesson, folder=folder)
+
+    def record_links_for(self, user: Any) -> dict[int, list[Any]]:
+        """Called by ``lessons.selectors.progress_of``: links to this learner's own records, per lesson."""
+        from .selectors import record_links_of
+
+        return record_links_of(user)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from lessons.content import SLUG
-from lessons.selectors import access_lesson
+from lessons.selectors import RecordLink, access_lesson
 from tutor import access
 from tutor.access import AnyUser
 from tutor.errors import Conflict, NotFound
@@ -76,3 +77,17 @@ def submitted_feedback(attempt: Attempt) -> dict:
     if attempt.status != Attempt.Status.SUBMITTED or attempt.feedback is None:
         raise Conflict(_("제출한 뒤에 피드백을 볼 수 있습니다."))
     return attempt.feedback
+
+
+def record_links_of(user: User) -> dict[int, list[RecordLink]]:
+    """Per lesson, links to the learner's own grounding attempts, newest first (for 내 학습 기록)."""
+    links: dict[int, list[RecordLink]] = {}
+    attempts = Attempt.objects.of(user).select_related("exercise").order_by("-created_at", "-id")
+    for attempt in attempts:
+        links.setdefault(attempt.exercise.lesson_id, []).append(RecordLink(
+            track="activity",
+            label=_("근거 연습 %(title)s · 시도 %(n)d (%(status)s)") % {
+                "title": attempt.exercise.title, "n": attempt.number, "status": attempt.get_status_display()},
+            url=reverse("grounding:attempt", args=[attempt.pk]), at=attempt.created_at,
+        ))
+    return links

@@ -22,3 +22,9 @@ class LabsConfig(AppConfig):
         from .services import load_labs
 
         return load_labs(lesson=lesson, folder=folder)
+
+    def record_links_for(self, user: Any) -> dict[int, list[Any]]:
+        """Called by ``lessons.selectors.progress_of``: links to this learner's own records, per lesson."""
+        from .selectors import record_links_of
+
+        return record_links_of(user)

@@ -32,7 +32,9 @@ def evaluate(check: dict[str, Any], result: RunResult) -> tuple[bool, str]:
     if kind == "stdout_not_contains":
         return str(value) not in result.stdout, ""
     if kind == "exit_status":
-        return result.exit_code == int(str(value)), _("종료 코드: %(code)s") % {"code": result.exit_code}
+        if result.exit_code is None:
+            return False, _("종료 코드 없음: 프로그램이 끝나기 전에 멈췄습니다")
+        return result.exit_code == int(str(value)), _("종료 코드 %(code)s") % {"code": result.exit_code}
     if kind == "exception":
         raised = raised_exception(result.stderr)
         return raised == value, _("발생한 예외: %(name)s") % {"name": raised or _("없음")}

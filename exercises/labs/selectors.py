@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import socket
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db.models import Max, QuerySet, Subquery
+from django.template.defaultfilters import filesizeformat
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from lessons.content import SLUG
-from lessons.selectors import access_lesson
+from lessons.selectors import RecordLink, access_lesson
 from tutor import access
 from tutor.access import AnyUser
 from tutor.errors import NotFound
 
+from .checking import raised_exception
 from .models import Lab, LabRun, SandboxHealth
 
 
@@ -89,3 +93,123 @@ def sandbox_health() -> SandboxHealth | None:
     One failing worker or host must not block runs that a healthy one can take.
     """
     return _verdict(SandboxHealth.objects.all())
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished run reads to a beginner: a tone for the badge, a short label, one plain sentence."""
+
+    tone: str  # ok | warn | error
+    label: str
+    sentence: str
+
+
+def describe_outcome(run: LabRun) -> Outcome:
+    """Say in plain Korean how a run ended, judged against what its step expected.
+
+    The inject step is meant to fail: when its own checks pass, the intended
+    failure happened, so the run reads as a success of that step, not as 오류.
+    """
+    ending = _ending(run)
+    results = run.check_results
+    if run.status in {LabRun.Status.REFUSED, LabRun.Status.FAILED} or not results:
+        tone = "ok" if run.status == LabRun.Status.OK else "error"
+        return Outcome(tone, run.get_status_display(), ending)
+    all_passed = all(check["passed"] for check in results)
+    if run.step == Lab.StepKind.INJECT:
+        if all_passed:
+            return Outcome("ok", _("의도한 실패 확인됨"),
+                           _("이 단계는 실패해야 맞습니다. %(ending)s 검사가 모두 그 실패를 확인했습니다.")
+                           % {"ending": ending})
+        return Outcome("warn", _("의도한 실패가 아님"),
+                       _("이 단계가 기대한 실패가 일어나지 않았습니다. %(ending)s") % {"ending": ending})
+    if all_passed:
+        return Outcome("ok", _("검사 모두 통과"), ending)
+    return Outcome("warn" if run.status == LabRun.Status.OK else "error",
+                   _("검사 %(passed)d / %(total)d 통과") % {"passed": run.checks_passed, "total": len(results)},
+                   ending)
+
+
+def _ending(run: LabRun) -> str:
+    limits = run.limits or {}
+    status = run.status
+    if status == LabRun.Status.OK:
+        return _("프로그램이 정상으로 끝났습니다.")
+    if status == LabRun.Status.ERROR:
+        raised = raised_exception(run.stderr)
+        if raised:
+            return _("프로그램이 %(name)s 예외로 멈췄습니다 (종료 코드 %(code)s).") % {
+                "name": raised, "code": run.exit_code}
+        return _("프로그램이 오류로 끝났습니다 (종료 코드 %(code)s).") % {"code": run.exit_code}
+    if status == LabRun.Status.TIMEOUT:
+        cpu = limits.get("cpu_seconds")
+        if cpu and run.cpu_ms is not None and run.cpu_ms >= cpu * 1000:
+            return _("CPU %(n)s초 제한에 걸려 멈췄습니다.") % {"n": _number(cpu)}
+        return _("%(n)s초 제한에 걸려 멈췄습니다.") % {"n": _number(limits.get("wall_seconds", "?"))}
+    if status == LabRun.Status.MEMORY:
+        return _("메모리 제한(%(size)s)을 넘어 멈췄습니다.") % {"size": _size(limits.get("memory_bytes"))}
+    if status == LabRun.Status.OUTPUT_LIMIT:
+        return _("출력이 한도(%(size)s)를 넘어 멈췄습니다. 앞부분만 보여 줍니다.") % {
+            "size": _size(limits.get("output_bytes"))}
+    if status == LabRun.Status.KILLED:
+        return _("샌드박스가 프로그램을 강제로 멈췄습니다.")
+    if status == LabRun.Status.REFUSED:
+        return run.failure_reason or _("샌드박스가 이 실행을 거부했습니다.")
+    if status == LabRun.Status.FAILED:
+        return run.failure_reason or _("실행을 마치지 못했습니다. 다시 실행해 주세요.")
+    return run.get_status_display()
+
+
+def _number(value: object) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _size(value: object) -> str:
+    return filesizeformat(value) if isinstance(value, int) else _("정해진 크기")
+
+
+def step_states(user: User, lab: Lab) -> dict[str, bool]:
+    """Which steps this learner has done: a runnable step when a run of it met its checks.
+
+    The predict step counts once a run carried a prediction; the observe step
+    follows the inject step, since what is observed is that run.
+    """
+    runs = list(LabRun.objects.of(user).own_work().filter(lab=lab, status__in=LabRun.FINISHED)
+                .exclude(status__in=[LabRun.Status.REFUSED, LabRun.Status.FAILED])
+                .values("step", "prediction", "check_results"))
+    done = {
+        kind: any(run["step"] == kind and run["check_results"] and all(c["passed"] for c in run["check_results"])
+                  for run in runs)
+        for kind in Lab.RUNNABLE_STEPS
+    }
+    done[Lab.StepKind.PREDICT] = any(run["prediction"].strip() for run in runs)
+    done[Lab.StepKind.OBSERVE] = done[Lab.StepKind.INJECT]
+    return {str(kind): value for kind, value in done.items()}
+
+
+def readable_files(lab: Lab) -> list[tuple[str, list[str]]]:
+    """The read-only files a run gets beside main.py, as the sandbox will see them, split into lines."""
+    files = dict(lab.files)
+    for fixture in lab.fixtures.select_related("current_version"):
+        if fixture.current_version is not None:
+            files[f"{fixture.slug}.txt"] = fixture.current_version.text
+    return [(name, text.splitlines()) for name, text in sorted(files.items())]
+
+
+def record_links_of(user: User, *, per_lab: int = 5) -> dict[int, list[RecordLink]]:
+    """Per lesson, links to the learner's own latest runs of each lab (for 내 학습 기록)."""
+    links: dict[int, list[RecordLink]] = {}
+    shown: dict[int, int] = {}
+    runs = LabRun.objects.of(user).own_work().select_related("lab").order_by("-created_at", "-id")
+    for run in runs:
+        shown[run.lab_id] = shown.get(run.lab_id, 0) + 1
+        if shown[run.lab_id] > per_lab:
+            continue
+        state = describe_outcome(run).label if run.is_finished else run.get_status_display()
+        links.setdefault(run.lab.lesson_id, []).append(RecordLink(
+            track="activity",
+            label=_("실습 %(title)s · 실행 #%(n)d %(step)s (%(state)s)") % {
+                "title": run.lab.title, "n": run.pk, "step": run.get_step_display(), "state": state},
+            url=reverse("labs:run", args=[run.pk]), at=run.created_at,
+        ))
+    return links

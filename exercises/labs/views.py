@@ -15,8 +15,14 @@ from .models import Lab
 
 
 def _lab_context(request: SignedInRequest, lab: Lab, *, code: str) -> dict:
+    done = selectors.step_states(request.user, lab)
+    steps = [{**step, "done": done.get(step["kind"], False)} for step in lab.steps]
     return {
         "lab": lab,
+        "steps": steps,
+        "steps_done": sum(1 for step in steps if step["done"]),
+        "inject": next((step["inject"] for step in lab.steps if step.get("inject")), None),
+        "files": selectors.readable_files(lab),
         "code": code,
         "prediction": selectors.latest_prediction(request.user, lab),
         "runs": selectors.runs_of(request.user, lab),

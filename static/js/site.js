@@ -65,6 +65,55 @@
     body.querySelectorAll("section.part[data-part]").forEach(function (s) { observer.observe(s); });
   }
 
+  // Long fields show how much room is left, so nothing is cut off without warning.
+  function setupCounters() {
+    document.querySelectorAll("textarea[maxlength], textarea[data-max-chars]").forEach(function (area) {
+      var max = parseInt(area.getAttribute("maxlength") || area.getAttribute("data-max-chars"), 10);
+      if (!max || area.readOnly || area.hidden) return;
+      var counter = document.createElement("span");
+      counter.className = "char-counter muted small";
+      counter.id = (area.id || "field") + "-counter";
+      var described = area.getAttribute("aria-describedby");
+      area.setAttribute("aria-describedby", (described ? described + " " : "") + counter.id);
+      function update() {
+        var used = area.value.length;
+        counter.textContent = used.toLocaleString("ko-KR") + " / " + max.toLocaleString("ko-KR") + "자";
+        counter.classList.toggle("char-counter-full", used >= max * 0.9);
+      }
+      area.addEventListener("input", update);
+      area.insertAdjacentElement("afterend", counter);
+      update();
+    });
+  }
+
+  // A refusal or an expired session is shown beside the control that failed, not only at the top:
+  // a container names its own problem area with data-local-problem. Statuses there that say
+  // "saved" are stale once a request failed, so they are replaced.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.xhr || detail.xhr.status < 400) return;
+    var elt = (detail.requestConfig && detail.requestConfig.elt) || event.target;
+    var box = elt && elt.closest ? elt.closest("[data-local-problem]") : null;
+    if (!box) return;
+    var local = document.getElementById(box.getAttribute("data-local-problem"));
+    if (!local) return;
+    detail.target = local;
+    detail.shouldSwap = true;
+    box.querySelectorAll("[data-save-status]").forEach(function (status) {
+      status.textContent = detail.xhr.status === 401
+        ? "저장 안 됨: 로그인이 끝났습니다. 글은 이 브라우저에 남아 있습니다."
+        : "저장 안 됨";
+      status.classList.add("save-status-failed");
+    });
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    if (target && target.classList && target.classList.contains("local-problem") && target.firstElementChild) {
+      if (target.scrollIntoView) target.scrollIntoView({ block: "nearest" });
+    }
+  });
+
   // After htmx swaps in an answer, move focus to it so keyboard and screen reader users follow.
   document.addEventListener("htmx:afterSwap", function (event) {
     var answer = event.detail.target.querySelector(".answer[tabindex='-1']");
@@ -75,5 +124,6 @@
     setupNotes();
     setupDrafts();
     setupPartsReached();
+    setupCounters();
   });
 })();

@@ -37,9 +37,14 @@ def test_run_a_lab_then_inject_the_failure(page, live_server, worker, course: li
     page.locator(".cm-content").click()
     page.keyboard.press("Control+Enter")
     first = page.locator(".run-status").first
-    first.locator(".badge").filter(has_text="완료").wait_for(timeout=40_000)
+    first.locator(".badge").filter(has_text="검사 모두 통과").wait_for(timeout=40_000)
     assert "검사 통과" in first.locator("pre.output").first.inner_text()
     assert first.locator(".check-fail").count() == 0
+    assert page.get_by_label(re.compile("예측")).input_value() == "", "each run gets its own prediction"
+    assert "이 실행의 예측" in first.inner_text()
+    assert "실행이 끝났습니다" in page.inner_text("#lab-status")
+    box = first.bounding_box()
+    assert box is not None and 0 <= box["y"] < page.viewport_size["height"], "the result is scrolled into view"
 
     page.get_by_role("button", name="편집기에 실패 주입하기").click()
     assert page.locator("input[name=step][value=inject]").is_checked()
@@ -52,9 +57,20 @@ def test_run_a_lab_then_inject_the_failure(page, live_server, worker, course: li
         assert time.monotonic() < deadline, "the second run never appeared"
         page.wait_for_timeout(100)
     latest = page.locator(".run-status").first
-    latest.locator(".badge").filter(has_text="오류로 끝남").wait_for(timeout=40_000)
+    latest.locator(".badge").filter(has_text="의도한 실패 확인됨").wait_for(timeout=40_000)
     assert "AssertionError" in latest.locator("pre.output-err").inner_text()
     assert latest.locator(".check-fail").count() == 0, "the inject step's checks expect the AssertionError"
+
+    # Restore: the full reset asks first (dismissed: nothing changes); the undo reverts only the injection.
+    page.evaluate("() => window.tutorEditor.set('code', window.tutorEditor.get('code') + '\\n# 내가 고친 줄\\n')")
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.get_by_role("button", name="처음 코드로 되돌리기").click()
+    assert "# 내가 고친 줄" in page.evaluate("() => window.tutorEditor.get('code')")
+    page.get_by_role("button", name="주입한 변경만 되돌리기").click()
+    code = page.evaluate("() => window.tutorEditor.get('code')")
+    inject = lab.step("inject")["inject"]
+    assert "# 내가 고친 줄" in code and inject["find"] in code and inject["replace"] not in code
+    assert page.locator("input[name=step][value=restore]").is_checked()
 
     runs = list(LabRun.objects.filter(user=learner).order_by("created_at"))
     assert [run.step for run in runs] == ["run", "inject"]
@@ -72,7 +88,7 @@ def test_lab_page_without_javascript_still_runs(browser, live_server, worker, co
     page.get_by_role("button", name="실행", exact=True).click()
     page.wait_for_url(re.compile(r"/labs/runs/\d+/$"))
     deadline = time.monotonic() + 40
-    while "완료" not in page.inner_text(".run-status") and "오류로 끝남" not in page.inner_text(".run-status"):
+    while page.locator(".run-status .run-outcome").count() == 0:
         assert time.monotonic() < deadline, page.inner_text("main")
         time.sleep(0.5)
         page.reload()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django import template
 
-from ..selectors import labs_of_lesson
+from ..models import LabRun
+from ..selectors import Outcome, describe_outcome, labs_of_lesson
 
 register = template.Library()
 
@@ -12,3 +13,8 @@ register = template.Library()
 @register.inclusion_tag("labs/_lesson_labs.html")
 def lesson_labs(lesson_id: int) -> dict:
     return {"labs": list(labs_of_lesson(lesson_id))}
+
+
+@register.simple_tag
+def run_outcome(run: LabRun) -> Outcome:
+    return describe_outcome(run)
