@@ -209,7 +209,7 @@ CATALOGUE: tuple[Hostile, ...] = (
 )
 
 # Small limits keep the self-test quick; containment does not depend on their size.
-SELFTEST_LIMITS = Limits(cpu_seconds=1, wall_seconds=2.0, memory_bytes=64 * MIB)
+SELFTEST_LIMITS: Limits = Limits(cpu_seconds=1, wall_seconds=2.0, memory_bytes=64 * MIB)
 
 
 @dataclass(frozen=True)
