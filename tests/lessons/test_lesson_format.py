@@ -237,8 +237,9 @@ def test_predictive_self_checks_are_marked_as_such_on_the_page_and_in_the_api(co
 
 
 def test_an_unknown_self_check_kind_is_refused(content: Path) -> None:
-    path = content / "tool-calls" / "self_checks.yaml"
+    path = content / "keyword-retrieval" / "self_checks.yaml"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("- key:", "- kind: guess\n  key:", 1), encoding="utf-8")
+    assert "  kind: predict\n" in text
+    path.write_text(text.replace("  kind: predict\n", "  kind: guess\n", 1), encoding="utf-8")
     with pytest.raises(ContentError, match="kind"):
-        read_lesson(content / "tool-calls")
+        read_lesson(content / "keyword-retrieval")
