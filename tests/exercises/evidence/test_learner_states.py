@@ -47,3 +47,26 @@ def test_a_submission_by_htmx_moves_to_its_record_and_says_what_it_waits_for(
     assert response.status_code == 204 and response["HX-Redirect"].startswith("/evidence/submissions/")
     page = learner_client.get(reverse("evidence:task", args=[task.slug])).content.decode()
     assert "동료 검토 0/1 기다리는 중" in page
+
+
+def test_a_flag_names_its_criterion_by_title_never_by_key(learner: User, other_learner: User, instructor: User,
+                                                          course: list[Lesson]) -> None:
+    """The flag line on a submission reads "(기준 제목)", not the internal key such as "(rule-placement)"."""
+    from exercises.evidence import peer
+    from tests.conftest import signed_in
+
+    task = EvidenceTask.objects.get(slug="afs-practice")
+    services.save_draft(author=learner, task=task, text="내 글", run_ids=[], lines=[])
+    mine = services.submit(author=learner, task=task, submit_key="m")
+    services.save_draft(author=other_learner, task=task, text="동료 글", run_ids=[], lines=[])
+    services.submit(author=other_learner, task=task, submit_key="o")
+    peer.assign_peer(instructor=instructor, submission=mine, reviewer=other_learner)
+    criteria = mine.rubric_version.criteria
+    review = services.record_review(reviewer=other_learner, submission=mine, kind="peer",
+                                    judgements={c["key"]: c["levels"][0]["key"] for c in criteria}, comment="")
+    services.release_reviews(instructor=instructor, submission=mine)
+    review.refresh_from_db()
+    services.flag_criterion(author=learner, review=review, criterion=criteria[0]["key"], reason="다시 봐 주세요")
+    page = signed_in(learner).get(reverse("evidence:submission", args=[mine.pk])).content.decode()
+    assert f"이의 제기 ({criteria[0]['title']}): 다시 봐 주세요" in page
+    assert f"({criteria[0]['key']})" not in page
