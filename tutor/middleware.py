@@ -10,7 +10,7 @@ import re
 import time
 import uuid
 from collections.abc import Callable
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -74,6 +74,27 @@ class BodyLimitMiddleware:
         return self.get_response(request)
 
 
+def return_path(request: HttpRequest) -> str:
+    """Where sign-in should bring the learner back: the page they were on, never another site.
+
+    A GET is its own page; an htmx request names its page in HX-Current-URL; a
+    plain form post came from its Referer. Only a path on this host is kept.
+    """
+    if getattr(request, "htmx", False):
+        source = request.headers.get("HX-Current-URL", "")
+    elif request.method == "GET":
+        return request.get_full_path()
+    else:
+        source = request.headers.get("Referer", "")
+    parts = urlsplit(source)
+    if parts.netloc and parts.netloc != request.get_host():
+        return "/"
+    path = parts.path or "/"
+    if not path.startswith("/") or path.startswith("//") or path == reverse(settings.LOGIN_URL):
+        return "/"
+    return path + (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
+
+
 class TutorErrorMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -87,11 +108,7 @@ class TutorErrorMiddleware:
         if isinstance(exc, NotFound):
             audit.refused_access(request, exc)
         if isinstance(exc, SignInRequired):
-            if getattr(request, "htmx", False):
-                target = request.headers.get("HX-Current-URL", "/")
-            else:
-                target = request.get_full_path() if request.method == "GET" else "/"
-            url = f"{reverse(settings.LOGIN_URL)}?{urlencode({'next': target})}"
+            url = f"{reverse(settings.LOGIN_URL)}?{urlencode({'next': return_path(request)})}"
             if getattr(request, "htmx", False):
                 # Stay on the page so nothing typed is lost; the browser keeps a draft copy.
                 response = render(request, "errors/sign_in_fragment.html", {"sign_in_url": url}, status=401)

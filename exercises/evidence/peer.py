@@ -72,6 +72,10 @@ def expire_leases(*, now: datetime | None = None) -> int:
     return len(expired)
 
 
+class NoPeerWork(NotFound):
+    """Nothing to review right now: a normal state of the task page, not a missing page."""
+
+
 @transaction.atomic
 def allocate_peer_work(*, reviewer: User, task: EvidenceTask) -> PeerAllocation:
     """Hand the reviewer one classmate's submission on a lease, just in time.
@@ -98,7 +102,7 @@ def allocate_peer_work(*, reviewer: User, task: EvidenceTask) -> PeerAllocation:
         .order_by("load", "submitted_at", "pk").first()
     )
     if candidate is None:
-        raise NotFound(_("지금은 검토할 동료의 제출이 없습니다. 나중에 다시 와 주세요."))
+        raise NoPeerWork(_("지금은 검토할 제출이 없습니다. 동료가 제출하면 여기서 받을 수 있습니다."))
     allocation = PeerAllocation.objects.create(submission=candidate, reviewer=reviewer, expires_at=now + lease_length())
     audit.record(actor=reviewer, action="peer.lease_given", target=candidate,
                  detail={"allocation": allocation.pk, "expires_at": allocation.expires_at.isoformat()})

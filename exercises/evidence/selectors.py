@@ -180,9 +180,13 @@ def draft_of(author: User, task: EvidenceTask) -> Submission | None:
 
 
 def submissions_of(author: User, task: EvidenceTask) -> list[Submission]:
-    return list(Submission.objects.submitted().filter(task=task, author=author)
-                .annotate(released=Count("reviews", filter=Q(reviews__released_at__isnull=False)))
-                .order_by("-version"))
+    """The author's submitted versions, newest first; the newest says what it waits for (``waiting``)."""
+    submissions = list(Submission.objects.submitted().filter(task=task, author=author)
+                       .annotate(released=Count("reviews", filter=Q(reviews__released_at__isnull=False)))
+                       .order_by("-version"))
+    if submissions:
+        submissions[0].waiting = waiting_for(submissions[0])
+    return submissions
 
 
 def attachable_runs(author: User, task: EvidenceTask) -> list[LabRun]:

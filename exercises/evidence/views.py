@@ -52,6 +52,7 @@ def task_detail(request: SignedInRequest, slug: str) -> HttpResponse:
         "submissions": selectors.submissions_of(request.user, task),
         "allocations": selectors.allocations_of(request.user, task),
         "peer_refusal": peer.peer_refusal(request.user, task),
+        "no_peer_work": request.GET.get("peer") == "none",
         "practice": practice,
         "submit_key": uuid.uuid4().hex,
         "insufficient": INSUFFICIENT,
@@ -76,6 +77,10 @@ def save_draft(request: SignedInRequest, slug: str) -> HttpResponse:
 def submit(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     submission = services.submit(author=request.user, task=task, submit_key=request.POST.get("submit_key", ""))
+    if request.htmx:  # a refusal stays beside the button (tutor.middleware); success moves to the record
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("evidence:submission", args=[submission.pk])
+        return response
     return redirect("evidence:submission", submission_id=submission.pk)
 
 
@@ -202,7 +207,10 @@ def release_review(request: SignedInRequest, review_id: int) -> HttpResponse:
 @require_POST
 def request_peer_work(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
-    allocation = peer.allocate_peer_work(reviewer=request.user, task=task)
+    try:
+        allocation = peer.allocate_peer_work(reviewer=request.user, task=task)
+    except peer.NoPeerWork:
+        return redirect(reverse("evidence:task", args=[task.slug]) + "?peer=none#peer-title")
     return redirect("evidence:submission", submission_id=allocation.submission_id)
 
 

@@ -47,8 +47,8 @@ def test_home_shows_each_lessons_three_tracks_side_by_side(learner_client: Clien
     page = learner_client.get("/").content.decode()
     row = page[page.index(f'id="home-{lesson.slug}"'):]
     row = row[:row.index("</tr>")]
-    assert 'data-track="progress">읽는 중 0/12' in row
-    assert 'data-track="self-report">"이해했어요" 0/' in row
+    assert 'data-track="progress" data-label="진도">읽는 중 0/12' in row
+    assert 'data-track="self-report" data-label="자기 점검">"이해했어요" 0/' in row
     assert 'data-track="review"' in row
     for word in ("숙달", "인증됨", "수료", "%"):
         assert word not in row
