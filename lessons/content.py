@@ -22,6 +22,15 @@ from .diagrams import DIAGRAM_NAME, UnsafeDiagram, check_svg
 from .models import PartKey, SelfCheck
 from .rendering import RenderedPart, UnknownImage, render_part
 
+# libyaml's parser when PyYAML was built with it (the wheels are): the course is
+# read at every start and in many tests, and the pure-Python parser was half of it.
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def parse_yaml(text: str) -> Any:
+    """Parse authored YAML safely (no tags that build objects), with the fast parser where there is one."""
+    return yaml.load(text, Loader=_YAML_LOADER)  # noqa: S506 (a safe loader)
+
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,48}\Z")
 PART_HEADING = re.compile(r"^## +(?P<title>.+?) +\{#(?P<key>[a-z-]+)\}\s*$")
 FENCE = re.compile(r"^(```|~~~)")
@@ -127,7 +136,7 @@ def split_front_matter(text: str, path: Path) -> tuple[dict[str, Any], str]:
         head, body = text[4:].split("\n---\n", 1)
     except ValueError as exc:
         raise ContentError(f"{path}: front matter를 닫는 '---'가 없습니다.") from exc
-    meta = yaml.safe_load(head) or {}
+    meta = parse_yaml(head) or {}
     if not isinstance(meta, dict):
         raise ContentError(f"{path}: front matter는 키-값 묶음이어야 합니다.")
     return meta, body
@@ -161,7 +170,7 @@ def split_parts(body: str, path: Path) -> list[tuple[str, str, str]]:
 def read_self_checks(path: Path) -> list[SelfCheckSource]:
     if not path.exists():
         return []
-    items = yaml.safe_load(_read_text(path)) or []
+    items = parse_yaml(_read_text(path)) or []
     checks: list[SelfCheckSource] = []
     for index, item in enumerate(items, start=1):
         try:
@@ -271,6 +280,6 @@ def read_lesson(folder: Path) -> LessonSource:
 
 def read_course(content_dir: Path) -> tuple[dict[str, Any], list[LessonSource]]:
     """Read ``course.yaml`` and every lesson folder under ``content_dir``."""
-    course_meta = yaml.safe_load(_read_text(content_dir / "course.yaml")) or {}
+    course_meta = parse_yaml(_read_text(content_dir / "course.yaml")) or {}
     lessons = [read_lesson(p) for p in sorted(content_dir.iterdir()) if (p / "lesson.md").is_file()]
     return course_meta, lessons

@@ -6,6 +6,7 @@ whatever the Markdown says, only the allow-listed tags and attributes survive.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Mapping
@@ -77,6 +78,13 @@ def sanitize(fragment: str, *, images: bool = False) -> str:
     )
 
 
+@functools.lru_cache(maxsize=2048)
+def _render_authored(text: str) -> str:
+    """Markdown of a lesson part, images kept for ``render_part`` to check: the same text renders the
+    same, and the course is read at every start and in many tests, so each text is rendered once."""
+    return sanitize(_MD.render(text), images=True)
+
+
 def render_markdown(text: str) -> str:
     """Render untrusted or authored Markdown to sanitised HTML."""
     return sanitize(_MD.render(text))
@@ -121,7 +129,7 @@ def render_part(text: str, part_number: int, images: Mapping[str, str] | None = 
     ``images`` maps a Markdown image source (``diagrams/<name>.svg``) to the URL
     that serves that checked diagram; any other image raises ``UnknownImage``.
     """
-    rendered = sanitize(_MD.render(text), images=True)
+    rendered = _render_authored(text)
     rendered = _IMG.sub(lambda match: _diagram_tag(match, images or {}), rendered)
     subheadings: list[Heading] = []
 

@@ -7,9 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from lessons.content import SLUG, ContentError
+from lessons.content import SLUG, ContentError, parse_yaml
 from lessons.rendering import render_markdown
 
 from .models import INSUFFICIENT, EvidenceTask
@@ -23,7 +21,7 @@ def read_tasks(folder: Path) -> list[dict[str, Any]]:
     path = folder / "evidence.yaml"
     if not path.is_file():
         return []
-    spec = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    spec = parse_yaml(path.read_text(encoding="utf-8")) or {}
     tasks = []
     for order, raw in enumerate(spec.get("tasks", []), start=1):
         slug = str(raw.get("slug", ""))

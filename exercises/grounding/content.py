@@ -5,9 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from lessons.content import SLUG, ContentError
+from lessons.content import SLUG, ContentError, parse_yaml
 
 from .engine import split_claims
 from .models import JUDGEMENT_FOR, Judgement, Relation
@@ -70,7 +68,7 @@ def read_exercise(folder: Path, *, line_counts: dict[str, int] | None = None) ->
     path = folder / "exercise.yaml"
     if not SLUG.match(folder.name):
         raise ContentError(f"{folder}: 연습 폴더 이름은 소문자, 숫자, '-'만 쓸 수 있습니다.")
-    spec = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    spec = parse_yaml(path.read_text(encoding="utf-8")) or {}
     questions: list[dict[str, Any]] = []
     for order, raw in enumerate(spec.get("questions", []), start=1):
         key = str(raw.get("key", ""))

@@ -9,9 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from lessons.content import SLUG, ContentError
+from lessons.content import SLUG, ContentError, parse_yaml
 from lessons.rendering import render_markdown
 
 from .checking import CHECK_KINDS
@@ -20,7 +18,7 @@ from .models import Lab
 
 def read_lab(folder: Path) -> dict[str, Any]:
     path = folder / "lab.yaml"
-    spec = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    spec = parse_yaml(path.read_text(encoding="utf-8")) or {}
     if not SLUG.match(folder.name):
         raise ContentError(f"{folder}: 실습 폴더 이름은 소문자, 숫자, '-'만 쓸 수 있습니다.")
     checks = {check["id"]: check for check in spec.get("checks", [])}
