@@ -14,6 +14,7 @@ from exercises.evidence import services as evidence_services
 from exercises.evidence.models import EvidenceTask, Submission
 from lessons.models import Lesson
 from tests.conftest import signed_in
+from tutor.models import Cohort
 from tutor.numbers import MAX_ID, BoundedIntegerField, int_or_none
 
 pytestmark = pytest.mark.django_db
@@ -89,10 +90,12 @@ def submission(course: list[Lesson], learner: User) -> Submission:
 def test_instructor_forms_refuse_bad_numbers_in_korean(submission: Submission, instructor: User) -> None:
     """Reviewer id, minimum and cohort filter: a bad number is refused (404 / Korean message), never 500."""
     client = client_that_never_raises(instructor)
+    cohort = Cohort.objects.taught_by(instructor).get(learners=submission.author)
     for bad in BAD_NUMBERS:
         assign = client.post(reverse("evidence:assign", args=[submission.pk]), {"reviewer": bad})
         assert assign.status_code == 404 and "학습자" in assign.content.decode()
-        minimum = client.post(reverse("evidence:minimum", args=[submission.task.slug]), {"minimum": bad, "reason": "x"})
+        minimum = client.post(reverse("evidence:cohort-minimum", args=[cohort.pk, submission.task.slug]),
+                              {"minimum": bad, "reason": "x"})
         assert minimum.status_code in {400, 409} and "<h1" in minimum.content.decode()
         assert client.get(reverse("evidence:queue"), {"cohort": bad}).status_code == 200
 
