@@ -29,8 +29,11 @@ from .models import (
 
 
 def visible_lessons(user: AnyUser) -> list[Lesson]:
-    """Lessons in course order: published ones for everybody, all of them for those who may preview."""
-    lessons = Lesson.objects.with_current().filter(current_version__isnull=False)
+    """Lessons in course order: published ones for everybody, all of them for those who may preview.
+
+    For lists: each version's parts (the whole lesson as HTML, JSON) are left unread.
+    """
+    lessons = Lesson.objects.with_current().filter(current_version__isnull=False).defer("current_version__parts")
     if not access.may_see_unpublished(user):
         lessons = lessons.published()
     return list(lessons)
@@ -38,7 +41,8 @@ def visible_lessons(user: AnyUser) -> list[Lesson]:
 
 def published_lessons() -> list[Lesson]:
     """What every learner sees, in course order (a cohort's progress table is over these)."""
-    return list(Lesson.objects.with_current().filter(current_version__isnull=False).published())
+    return list(Lesson.objects.with_current().filter(current_version__isnull=False).published()
+                .defer("current_version__parts"))
 
 
 def access_lesson(user: AnyUser, slug: str) -> Lesson:

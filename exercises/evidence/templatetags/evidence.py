@@ -11,7 +11,8 @@ register = template.Library()
 
 @register.inclusion_tag("evidence/_lesson_tasks.html")
 def lesson_evidence_tasks(lesson_id: int) -> dict:
-    return {"tasks": list(tasks_of_lesson(lesson_id))}
+    # Only what the list shows, not the task's rubric.
+    return {"tasks": list(tasks_of_lesson(lesson_id).only("slug", "title", "kind"))}
 
 
 @register.inclusion_tag("evidence/_part_tasks.html")

@@ -11,4 +11,5 @@ register = template.Library()
 
 @register.inclusion_tag("grounding/_lesson_exercises.html")
 def lesson_exercises(lesson_id: int) -> dict:
-    return {"exercises": list(exercises_of_lesson(lesson_id))}
+    # Only what the list shows, not the exercise's keyed claims and samples.
+    return {"exercises": list(exercises_of_lesson(lesson_id).only("slug", "title", "summary"))}

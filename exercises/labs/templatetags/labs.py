@@ -12,7 +12,9 @@ register = template.Library()
 
 @register.inclusion_tag("labs/_lesson_labs.html")
 def lesson_labs(lesson_id: int) -> dict:
-    return {"labs": list(labs_of_lesson(lesson_id))}
+    # Only what the list shows: a lab's files, steps and checks are JSON that every lesson page
+    # would otherwise decode.
+    return {"labs": list(labs_of_lesson(lesson_id).only("slug", "title", "summary"))}
 
 
 @register.simple_tag
