@@ -19,7 +19,7 @@ import yaml
 from django.urls import reverse
 
 from .diagrams import DIAGRAM_NAME, UnsafeDiagram, check_svg
-from .models import PartKey
+from .models import PartKey, SelfCheck
 from .rendering import RenderedPart, UnknownImage, render_part
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,48}\Z")
@@ -27,7 +27,7 @@ PART_HEADING = re.compile(r"^## +(?P<title>.+?) +\{#(?P<key>[a-z-]+)\}\s*$")
 FENCE = re.compile(r"^(```|~~~)")
 MAX_FILE_BYTES = 64 * 1024
 OBJECTIVES_RANGE = (2, 5)
-SELF_CHECK_KINDS = {"predict", "recall"}
+SELF_CHECK_KINDS = set(SelfCheck.Kind.values)
 
 
 class ContentError(ValueError):

@@ -134,9 +134,17 @@ class LessonDiagram(models.Model):
 class SelfCheck(models.Model):
     """A self-check question; its answer is shown only to signed-in people who ask for it."""
 
+    class Kind(models.TextChoices):
+        PREDICT = "predict", _("예측")
+        RECALL = "recall", _("되짚기")
+
     version = models.ForeignKey(LessonVersion, on_delete=models.CASCADE, related_name="self_checks")
     key = models.SlugField(max_length=60)
     order = models.PositiveIntegerField()
+    kind = models.CharField(
+        max_length=10, choices=Kind.choices, default=Kind.RECALL,
+        help_text="predict: asks what happens with a new input; shown to the learner as such.",
+    )
     question = models.TextField()
     answer = models.TextField()
     explanation = models.TextField()

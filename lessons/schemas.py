@@ -28,6 +28,7 @@ class PartOut(Schema):
 
 class SelfCheckOut(Schema):
     key: str
+    kind: str
     question: str
 
 

@@ -251,6 +251,7 @@ def resume_point(user: User, progress: list[LessonProgress]) -> tuple[Lesson, st
     reached = set(CompletionRecord.objects.filter(user=user, lesson=entry.lesson,
                                                   kind=CompletionRecord.Kind.PART_REACHED)
                   .values_list("item", flat=True))
-    missing = next((part["anchor"] for part in entry.lesson.current_version.parts if part["key"] not in reached), "")
+    parts = entry.lesson.current_version.parts if entry.lesson.current_version else []
+    missing = next((part["anchor"] for part in parts if part["key"] not in reached), "")
     return entry.lesson, missing
 

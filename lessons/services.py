@@ -125,8 +125,8 @@ def _create_version(*, lesson: Lesson, source: LessonSource) -> LessonVersion:
         for name, text in source.files.items()
     )
     SelfCheck.objects.bulk_create(
-        SelfCheck(version=version, order=n, key=check.key, question=check.question, answer=check.answer,
-                  explanation=check.explanation)
+        SelfCheck(version=version, order=n, key=check.key, kind=check.kind, question=check.question,
+                  answer=check.answer, explanation=check.explanation)
         for n, check in enumerate(source.self_checks, start=1)
     )
     return version

@@ -95,10 +95,10 @@ def begin_attempt(*, username: str, address: str | None) -> None:
 
     Called before the password is checked; ``attempt_succeeded`` undoes the count.
     """
-    now = timezone.now()
     keys = _keys(username, address, known=_is_known(username, address))
     SignInThrottle.objects.bulk_create([SignInThrottle(key=key) for key in keys], ignore_conflicts=True)
     rows = list(SignInThrottle.objects.select_for_update().filter(key__in=keys).order_by("key"))
+    now = timezone.now()  # read after the locks: a waiter must not compare against an older clock
     waits = [(row.next_attempt_at - now).total_seconds() for row in rows
              if row.next_attempt_at is not None and row.next_attempt_at > now]
     if waits:
@@ -109,7 +109,8 @@ def begin_attempt(*, username: str, address: str | None) -> None:
         forgotten = row.last_failure_at is None or row.last_failure_at < window_start
         row.failures = 1 if forgotten else row.failures + 1
         row.last_failure_at = now
-        row.next_attempt_at = now + timedelta(seconds=keys[row.key].delay(row.failures))
+        delay = keys[row.key].delay(row.failures)
+        row.next_attempt_at = now + timedelta(seconds=delay) if delay else None
         row.save(update_fields=["failures", "last_failure_at", "next_attempt_at"])
 
 

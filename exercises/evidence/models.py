@@ -108,6 +108,9 @@ class Submission(models.Model):
     disagreement_released_at = models.DateTimeField(
         null=True, blank=True, help_text="The resolution reaches the author only with a release.")
 
+    #: Not stored: what the newest version waits for, set by ``selectors.submissions_of`` for its page.
+    waiting: str = ""
+
     objects = SubmissionQuerySet.as_manager()
 
     class Meta:

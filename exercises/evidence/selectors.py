@@ -181,7 +181,7 @@ def draft_of(author: User, task: EvidenceTask) -> Submission | None:
 
 def submissions_of(author: User, task: EvidenceTask) -> list[Submission]:
     """The author's submitted versions, newest first; the newest says what it waits for (``waiting``)."""
-    submissions = list(Submission.objects.submitted().filter(task=task, author=author)
+    submissions: list[Submission] = list(Submission.objects.submitted().filter(task=task, author=author)
                        .annotate(released=Count("reviews", filter=Q(reviews__released_at__isnull=False)))
                        .order_by("-version"))
     if submissions:

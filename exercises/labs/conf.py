@@ -27,4 +27,5 @@ def sandbox_config() -> SandboxConfig:
         state_dir=settings.LAB_SANDBOX_STATE_DIR,
         slots=settings.LAB_SANDBOX_SLOTS,
         slot_uid_base=settings.LAB_SANDBOX_UID_BASE,
+        use_cgroups=settings.LAB_SANDBOX_CGROUPS,
     )

@@ -26,8 +26,8 @@ def attempts_and_drafts(result: RunResult) -> tuple[bool, str]:
 
 # --- issue13b: toy embedding search (lesson 6) and agent flow (lesson 9) ---
 
-_DISTANCE = re.compile(r"^거리\s+(d\d+)\s*=\s*(\d+(?:\.\d+)?)", re.M)
-_KEYWORD_EMPTY = re.compile(r"^키워드\s+'영업시간'\s*→\s*\[\]\s*$", re.M)
+_DISTANCE = re.compile(r"^거리\s+(d\d+)\s*=\s*(\d+(?:\.\d+)?)", re.MULTILINE)
+_KEYWORD_EMPTY = re.compile(r"^키워드\s+'영업시간'\s*→\s*\[\]\s*$", re.MULTILINE)
 SEED_DISTANCES = {"d1": 0.283, "d2": 1.131, "d3": 0.141}  # seed 000, unit 6
 
 
@@ -46,8 +46,8 @@ def toy_embedding_figures(result: RunResult) -> tuple[bool, str]:
     return True, _("키워드 [], 거리 d1 0.283 · d2 1.131 · d3 0.141")
 
 
-_CASE = re.compile(r"^사례 (.+?) → (승인 대기|보류|발송함)", re.M)
-_FLOW_SUMMARY = re.compile(r"^요약: 초안 (\d+)건, 발송 (\d+)건", re.M)
+_CASE = re.compile(r"^사례 (.+?) → (승인 대기|보류|발송함)", re.MULTILINE)
+_FLOW_SUMMARY = re.compile(r"^요약: 초안 (\d+)건, 발송 (\d+)건", re.MULTILINE)
 AGENT_FLOW_CASES = {"시간": "승인 대기", "주차": "보류", "옛 판": "보류"}  # seed 000, unit 9
 
 

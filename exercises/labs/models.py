@@ -115,6 +115,9 @@ class LabRun(models.Model):
     truncated = models.BooleanField(default=False)
     wall_ms = models.FloatField(null=True, blank=True)
     cpu_ms = models.FloatField(null=True, blank=True)
+    peak_memory_bytes = models.BigIntegerField(null=True, blank=True, help_text="the run's cgroup peak")
+    accounting = models.CharField(max_length=80, blank=True, help_text="cgroup v1/v2 (whole run) or rlimit")
+    outcome_basis = models.CharField(max_length=200, blank=True, help_text="what decided the status")
     check_results = models.JSONField(default=list, help_text="[{id, label, passed, detail}]")
     failure_reason = models.TextField(blank=True)
     seal = models.CharField(max_length=64, blank=True, help_text="HMAC-SHA256 over seal_digests (records.py)")
@@ -162,7 +165,8 @@ class SandboxHealth(models.Model):
                                    help_text="last sign of life of the worker that ran this check")
     worker = models.CharField(max_length=100)
     interpreter = models.CharField(max_length=40, blank=True)
-    detail = models.JSONField(default=list, help_text="[{name, contained, status, note}]")
+    enforcement = models.TextField(blank=True, help_text="how runs are bounded: per-run cgroup or rlimit only")
+    detail = models.JSONField(default=list, help_text="[{name, contained, status, note, accepted_risk}]")
 
     class Meta:
         ordering = ["-checked_at", "-id"]

@@ -30,7 +30,7 @@ from .checking import run_checks
 from .content import read_lab
 from .models import Lab, LabRun, SandboxHealth
 from .sandbox import RunResult, run_python
-from .sandbox.runner import interpreter, sandbox_problem
+from .sandbox.runner import enforcement, interpreter, sandbox_problem
 from .sandbox.selftest import run_selftest
 
 logger = logging.getLogger(__name__)
@@ -178,7 +178,8 @@ def ensure_sandbox_healthy() -> None:
             raise Refused(problem)
         return
     if not latest.ok:
-        failed = ", ".join(item["name"] for item in latest.detail if not item["contained"])
+        failed = ", ".join(item["name"] for item in latest.detail
+                           if not item["contained"] and not item.get("accepted_risk"))
         raise Refused(_("실습 실행 환경(샌드박스) 점검에 실패해 지금은 실행하지 않습니다 (%(failed)s). "
                         "관리자가 고칠 때까지 기다려 주세요.") % {"failed": failed or _("준비 안 됨")})
 
@@ -223,6 +224,8 @@ def _finish(run: LabRun, result: RunResult) -> None:
     run.exit_code, run.signal = result.exit_code, result.signal
     run.stdout, run.stderr, run.truncated = result.stdout, result.stderr, result.truncated
     run.wall_ms, run.cpu_ms = result.wall_ms, result.cpu_ms
+    run.peak_memory_bytes, run.accounting = result.peak_memory_bytes, result.accounting
+    run.outcome_basis = result.basis[:200]
     if result.status == "refused":
         run.failure_reason = result.stderr
     run.finished_at = timezone.now()
@@ -280,15 +283,18 @@ def record_sandbox_health() -> SandboxHealth:
     """Run the hostile-program self-test and store the verdict the web process consults."""
     config = conf.sandbox_config()
     verdicts = run_selftest(config)
+    _backend, bounded_by = enforcement(config)
     try:
         version = f"Python {interpreter(config.python).version}"
     except Exception:  # the self-test already reports an unusable interpreter
         version = ""
     return SandboxHealth.objects.create(
-        ok=bool(verdicts) and all(v.contained for v in verdicts),
+        ok=bool(verdicts) and all(v.passed for v in verdicts),
         host=selectors.this_host(),
         worker=f"{socket.gethostname()}:{os.getpid()}",
         interpreter=version,
-        detail=[{"name": v.name, "contained": v.contained, "status": v.status, "note": v.note} for v in verdicts],
+        enforcement=bounded_by,
+        detail=[{"name": v.name, "contained": v.contained, "status": v.status, "note": v.note,
+                 "accepted_risk": v.accepted_risk} for v in verdicts],
     )
 

@@ -219,3 +219,27 @@ def test_reading_is_not_mastery_is_said_once_at_the_end_of_the_explain_part(cour
         explain = page[page.index('data-part="explain"'):page.index('data-part="sources"')]
         assert page.count("읽기는 숙달이 아닙니다") == 1, lesson.slug
         assert "읽기는 숙달이 아닙니다" in explain, lesson.slug
+
+
+def test_predictive_self_checks_are_marked_as_such_on_the_page_and_in_the_api(course: list[Lesson], client: Client) -> None:
+    """A self-check written as a prediction says so, so the learner writes a prediction before revealing."""
+    lesson = Lesson.objects.get(slug="keyword-retrieval")
+    checks = list(lesson.current_version.self_checks.all())
+    predictive = [check for check in checks if check.kind == "predict"]
+    assert predictive and len(predictive) < len(checks)
+    page = client.get("/lessons/keyword-retrieval/").content.decode()
+    for check in checks:
+        card = page[page.index(f'id="check-{check.key}"'):]
+        card = card[:card.index("</h3>")]
+        assert ("예측" in card) == (check.kind == "predict"), check.key
+    api = client.get("/api/lessons/keyword-retrieval").json()
+    assert [item["kind"] for item in api["self_checks"]] == [check.kind for check in checks]
+
+
+def test_an_unknown_self_check_kind_is_refused(content: Path) -> None:
+    path = content / "keyword-retrieval" / "self_checks.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert "  kind: predict\n" in text
+    path.write_text(text.replace("  kind: predict\n", "  kind: guess\n", 1), encoding="utf-8")
+    with pytest.raises(ContentError, match="kind"):
+        read_lesson(content / "keyword-retrieval")

@@ -2,22 +2,121 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
+import shutil
 import socket
+import subprocess
+import tempfile
 import threading
+from pathlib import Path
 
 import pytest
 from django.conf import settings
 
 from exercises.labs import conf
 from exercises.labs.sandbox import Limits, run_python
-from exercises.labs.sandbox.selftest import CATALOGUE, SELFTEST_LIMITS, Hostile, check_one
+from exercises.labs.sandbox.selftest import (
+    CATALOGUE,
+    SELFTEST_LIMITS,
+    Hostile,
+    check_one,
+    check_planted_links,
+)
+
+# Only a per-run cgroup can contain these; in the rlimit fallback they are stated risks.
+CGROUP_ONLY = {h.name for h in CATALOGUE if h.needs_cgroup}
+
 
 
 @pytest.mark.parametrize("hostile", CATALOGUE, ids=lambda h: h.name)
 def test_hostile_program_is_contained(hostile: Hostile) -> None:
+    """With this host's full enforcement (as root here: slot users and per-run cgroups), every program is contained."""
     verdict = check_one(hostile, limits=SELFTEST_LIMITS, config=conf.sandbox_config())
     assert verdict.contained, f"{hostile.name}: {verdict.status} {verdict.note}"
+
+
+@pytest.mark.parametrize("hostile", CATALOGUE, ids=lambda h: h.name)
+def test_hostile_program_without_cgroups(hostile: Hostile) -> None:
+    """In the rlimit fallback every program is contained, except the cgroup-only ones, which are stated risks."""
+    config = dataclasses.replace(conf.sandbox_config(), use_cgroups=False)
+    verdict = check_one(hostile, limits=SELFTEST_LIMITS, config=config)
+    if hostile.name in CGROUP_ONLY:
+        assert verdict.contained or verdict.accepted_risk, f"{hostile.name}: {verdict.status} {verdict.note}"
+    else:
+        assert verdict.contained, f"{hostile.name}: {verdict.status} {verdict.note}"
+
+
+def test_planted_links_in_the_state_folder_are_not_followed() -> None:
+    verdict = check_planted_links(conf.sandbox_config())
+    assert verdict.contained, verdict.note
+
+
+NOT_ROOT_SCRIPT = """
+import json, sys
+sys.path[:0] = [sys.argv[1]]
+from sandbox import SandboxConfig
+from sandbox.runner import enforcement, run_python
+from sandbox.selftest import run_selftest
+config = SandboxConfig()
+sample = run_python("import os\\nprint(os.getuid())").details()
+verdicts = [dict(name=v.name, contained=v.contained, risk=v.accepted_risk, status=v.status, note=v.note)
+            for v in run_selftest(config)]
+print(json.dumps({"enforcement": enforcement(config)[1], "sample": sample, "verdicts": verdicts}))
+"""
+
+
+@pytest.fixture(scope="module")
+def selftest_as_nobody() -> dict:
+    """Run the whole self-test as the unprivileged user ``nobody``, where the rlimit fallback applies.
+
+    The sandbox package (which needs no Django) and pyseccomp are copied to a
+    folder ``nobody`` can read, and run with the system interpreter.
+    """
+    if os.geteuid() != 0:
+        pytest.skip("dropping to nobody needs root; an unprivileged suite already runs the fallback")
+    import pyseccomp
+
+    scratch = Path(tempfile.mkdtemp(prefix="geungeo-nobody-"))
+    try:
+        scratch.chmod(0o755)
+        shutil.copytree(Path(settings.BASE_DIR) / "exercises" / "labs" / "sandbox", scratch / "sandbox",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copy(pyseccomp.__file__, scratch / "pyseccomp.py")
+        for path in [scratch, *scratch.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        done = subprocess.run(
+            ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--",
+             "/usr/bin/python3", "-I", "-c", NOT_ROOT_SCRIPT, str(scratch)],
+            capture_output=True, text=True, timeout=300, cwd="/", check=False,
+            env={"PATH": "/usr/bin:/bin", "HOME": "/nonexistent"},
+        )
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+    finally:
+        shutil.rmtree(scratch)
+
+
+def test_as_nobody_the_fallback_is_stated(selftest_as_nobody: dict) -> None:
+    assert "cgroup 없음" in selftest_as_nobody["enforcement"] and "root가 아니어서" in selftest_as_nobody["enforcement"]
+    sample = selftest_as_nobody["sample"]
+    assert sample["status"] == "ok" and sample["accounting"] == "rlimit" and sample["peak_memory_bytes"] is None
+
+
+@pytest.mark.parametrize("name", [h.name for h in CATALOGUE] + ["planted_state_links"])
+def test_as_nobody_each_class_is_contained_or_a_stated_risk(selftest_as_nobody: dict, name: str) -> None:
+    verdict = next(v for v in selftest_as_nobody["verdicts"] if v["name"] == name)
+    if name in CGROUP_ONLY:
+        assert verdict["contained"] or verdict["risk"], verdict
+    else:
+        assert verdict["contained"], verdict
+
+
+def test_as_nobody_memfd_and_sysv_ipc_are_refused(selftest_as_nobody: dict) -> None:
+    """Without a cgroup nothing counts their pages, so the filter refuses them."""
+    statuses = {v["name"]: v for v in selftest_as_nobody["verdicts"]}
+    assert statuses["memfd"]["contained"] and statuses["sysv_shm"]["contained"]
 
 
 def run(code: str, **kwargs: object):
@@ -80,8 +179,9 @@ def test_stdin_is_passed_when_given() -> None:
 
 
 def test_invalid_utf8_output_is_replaced_not_fatal() -> None:
+    """Invalid UTF-8 becomes U+FFFD and a NUL byte the visible mark ␀; neither reaches the record raw."""
     result = run("import sys\nsys.stdout.buffer.write(b'ok \\xff\\xfe \\x00 end')")
-    assert result.status == "ok" and result.stdout == "ok \ufffd\ufffd \ufffd end"
+    assert result.status == "ok" and result.stdout == "ok \ufffd\ufffd \u2400 end"
 
 
 def test_missing_bubblewrap_refuses_instead_of_running_unsandboxed(tmp_path) -> None:

@@ -47,7 +47,7 @@ def test_visitor_lists_published_lessons(client: Client, course: list[Lesson]) -
 def test_one_lesson_carries_questions_but_no_answers(client: Client, lesson: Lesson) -> None:
     body = client.get(f"/api/lessons/{lesson.slug}").json()
     check = lesson.current_version.self_checks.first()
-    assert body["self_checks"][0] == {"key": check.key, "question": check.question}
+    assert body["self_checks"][0] == {"key": check.key, "kind": check.kind, "question": check.question}
     assert check.explanation not in json.dumps(body, ensure_ascii=False)
     assert "숙달이 아닙니다" in body["notice"]
     assert len(body["parts"]) == 12

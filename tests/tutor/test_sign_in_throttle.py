@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import User
-from django.db import close_old_connections
+from django.db import connection
 from django.test import Client, override_settings
 from django.utils import timezone
 
@@ -140,18 +140,22 @@ def test_concurrent_guesses_are_counted_atomically(learner: User, monkeypatch: p
 
     monkeypatch.setattr(ModelBackend, "authenticate", counting)
     start = threading.Barrier(12)
+    failures: list[BaseException] = []
 
     def guess() -> None:
         try:
             start.wait()
             sign_in(Client(), "learner", "guess", address=GUESSER_ADDRESS)
+        except BaseException as exc:  # a thread's exception would otherwise vanish
+            failures.append(exc)
         finally:
-            close_old_connections()
+            connection.close()
 
     threads = [threading.Thread(target=guess) for _ in range(12)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    assert failures == []
     assert len(checked) == 5
     assert SignInThrottle.objects.get(key=f"pair:learner|{GUESSER_ADDRESS}").failures == 5

@@ -245,10 +245,14 @@ LAB_TMPFS_MB = int(os.environ.get("LAB_TMPFS_MB", "8"))
 LAB_PROCESSES = int(os.environ.get("LAB_PROCESSES", "16"))
 LAB_OPEN_FILES = int(os.environ.get("LAB_OPEN_FILES", "64"))
 LAB_SANDBOX_SLOTS = int(os.environ.get("LAB_SANDBOX_SLOTS", "8"))
-LAB_SANDBOX_UID_BASE = int(os.environ.get("LAB_SANDBOX_UID_BASE", "61000"))
+# Slot n runs as uid 62000+n when the worker is root (61000+n was the old scheme's, with /tmp locks).
+LAB_SANDBOX_UID_BASE = int(os.environ.get("LAB_SANDBOX_UID_BASE", "62000"))
 LAB_SANDBOX_PYTHON = os.environ.get("LAB_SANDBOX_PYTHON", "/usr/bin/python3")
 LAB_SANDBOX_BWRAP = os.environ.get("LAB_SANDBOX_BWRAP", "bwrap")
-LAB_SANDBOX_STATE_DIR = Path(os.environ.get("LAB_SANDBOX_STATE_DIR", "/tmp/tutor-sandbox"))
+# Host-wide slot locks; empty means /run/geungeo-tutor-sandbox for root, a private folder otherwise.
+LAB_SANDBOX_STATE_DIR = Path(os.environ["LAB_SANDBOX_STATE_DIR"]) if os.environ.get("LAB_SANDBOX_STATE_DIR") else None
+# "0" turns the per-run cgroups off (the rlimit-only fallback), e.g. to test that path.
+LAB_SANDBOX_CGROUPS = os.environ.get("LAB_SANDBOX_CGROUPS", "1") != "0"
 LAB_CODE_MAX_BYTES = 64 * 1024
 LAB_MAX_IN_FLIGHT_PER_LEARNER = 2
 LAB_MAX_QUEUE_DEPTH = int(os.environ.get("LAB_MAX_QUEUE_DEPTH", "40"))

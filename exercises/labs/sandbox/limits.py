@@ -33,10 +33,17 @@ class SandboxConfig:
     ``slot_uid_base`` is used only when the runner is root: slot ``n`` runs as
     uid ``slot_uid_base + n``, so a fork bomb in one slot cannot use up the
     process budget of another (the idea of isolate's and Jobe's box users).
+    The base moved from 61000 (with the old lock folder in /tmp) to 62000, so
+    code still using the old scheme never shares a uid with this one.
+
+    ``state_dir`` holds the slot locks. It is host-wide, so every worker on
+    the host shares the slots: ``/run/geungeo-tutor-sandbox`` for root, and a
+    folder of the user's own otherwise (see ``slots.default_state_dir``).
     """
 
     bwrap: str = "bwrap"
     python: str = "/usr/bin/python3"
-    state_dir: Path = Path("/tmp/tutor-sandbox")
+    state_dir: Path | None = None
     slots: int = 8
-    slot_uid_base: int = 61000
+    slot_uid_base: int = 62000
+    use_cgroups: bool = True

@@ -1,17 +1,28 @@
-"""Start one sandboxed run and watch it: wall clock, output cap, exit status, cleanup.
+"""Start one sandboxed run and watch it: limits, wall clock, output cap, the outcome, cleanup.
 
 The process tree: this runner (a subreaper) → ``bwrap`` (own session, killed
-with its process group, dies if we die) → the program as PID 1 of a new PID
-namespace. When the program or bwrap ends, the kernel tears the PID namespace
-down, so nothing the program started can outlive the run. Being PID 1, the
-program ignores signals sent from inside the sandbox that it has no handler
-for; faults (SIGSEGV) and the CPU limit's SIGKILL still end it.
+with its process group; ``--die-with-parent`` ends it if the runner's thread
+dies; as root, started by a thread holding the slot user's ids for that
+moment) → ``pid1.py`` as PID 1 of a new PID namespace → the program. bwrap
+stops just before starting PID 1 (``--block-fd``) and reports that
+process's pid (``--info-fd``); meanwhile the runner puts it in the run's
+cgroup and sets its OOM score and the IPC limits of its namespace, then lets
+it go; PID 1 sets the rlimits. When PID 1 ends, the kernel tears the PID
+namespace down, so nothing the program started can outlive the run.
+
+The outcome comes from the kernel, never from what the program prints: the
+wait status PID 1 reports on its own descriptor (a signal is a signal, an
+exit code of 139 is an exit code), the cgroup's OOM kill count, the cgroup's
+CPU time and the runner's own wall clock and output count. ``basis`` says
+which of them decided.
 """
 
 from __future__ import annotations
 
 import ctypes
 import functools
+import hashlib
+import json
 import os
 import resource
 import selectors
@@ -25,22 +36,34 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from . import seccomp, slots
+from . import cgroups, seccomp, slots
 from .limits import Limits, SandboxConfig
+from .output import decode
 
 WORKDIR = "/sandbox"
 PROGRAM = "main.py"
-# Fatal signals that a shell-style exit status of 128 + N stands for.
-FATAL_SIGNALS = {int(s) for s in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS, signal.SIGFPE,
-                                  signal.SIGILL, signal.SIGXCPU, signal.SIGXFSZ, signal.SIGTERM, signal.SIGSYS)}
-PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
+CLONE_NEWIPC = 0x08000000
+INIT_SOURCE = Path(__file__).with_name("pid1.py").read_text(encoding="utf-8")
+# /proc entries that describe the host (its boot line, memory, load, uptime, CPUs, disks, locks):
+# masked with an unreadable node or an empty folder, as container runtimes mask /proc paths.
+# Each mask is a mount on every run's path, so the list is kept to what describes the host's state.
+MASKED_PROC_FILES = (
+    "cmdline", "meminfo", "loadavg", "uptime", "stat", "vmstat", "zoneinfo", "cpuinfo", "diskstats",
+    "swaps", "interrupts", "locks", "keys",
+)
+MASKED_PROC_DIRS = ("pressure",)
+# System V IPC limits inside the run's own IPC namespace (the memory cgroup counts the pages too).
+IPC_LIMITS = {
+    "shmmax": 1 << 20, "shmall": 256, "shmmni": 8,
+    "msgmax": 8192, "msgmnb": 16384, "msgmni": 8, "sem": "32 256 32 8",
+}
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
 @dataclass
 class RunResult:
-    """The command-line contract of ``lab_run --json``, field for field."""
+    """What one run did; ``as_json`` is the command-line contract of ``lab_run --json``."""
 
     status: str  # ok | error | timeout | memory | output_limit | killed | refused
     exit_code: int | None
@@ -50,13 +73,21 @@ class RunResult:
     wall_ms: float
     cpu_ms: float | None
     truncated: bool
+    peak_memory_bytes: int | None = None
+    accounting: str = ""  # "cgroup v1 (…)" / "cgroup v2 (…)" / "rlimit" — how limits were counted
+    basis: str = ""  # what decided the status
+
+    CONTRACT = ("status", "exit_code", "signal", "stdout", "stderr", "wall_ms", "cpu_ms", "truncated")
 
     def as_json(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.CONTRACT}
+
+    def details(self) -> dict[str, Any]:
         return asdict(self)
 
 
 def refused(reason: str) -> RunResult:
-    return RunResult("refused", None, None, "", reason, 0.0, None, False)
+    return RunResult("refused", None, None, "", reason, 0.0, None, False, basis="refused before starting")
 
 
 @dataclass(frozen=True)
@@ -83,7 +114,25 @@ def interpreter(python: str) -> Interpreter:
 
 
 def sandbox_problem(config: SandboxConfig) -> str | None:
-    """Say in Korean why the sandbox cannot isolate here, or ``None`` if it can."""
+    """Say in Korean why the sandbox cannot isolate here, or ``None`` if it can.
+
+    Asked before every run and every run request, so the answer is kept for a
+    few seconds: a tool removed meanwhile is noticed that much later.
+    """
+    now = time.monotonic()
+    cached = _problems.get(config)
+    if cached is not None and now - cached[0] < PROBLEM_TTL_SECONDS:
+        return cached[1]
+    problem = _find_problem(config)
+    _problems[config] = (now, problem)
+    return problem
+
+
+PROBLEM_TTL_SECONDS = 5.0
+_problems: dict[SandboxConfig, tuple[float, str | None]] = {}
+
+
+def _find_problem(config: SandboxConfig) -> str | None:
     if shutil.which(config.bwrap) is None:
         return "bubblewrap(bwrap)이 설치되어 있지 않아 실습을 실행하지 않습니다. 관리자: apt-get install bubblewrap"
     if not os.access(config.python, os.X_OK):
@@ -94,16 +143,34 @@ def sandbox_problem(config: SandboxConfig) -> str | None:
     except (OSError, ValueError):
         return "사용자 네임스페이스를 확인할 수 없어 실습을 실행하지 않습니다."
     try:
-        seccomp.filter_bpf()
+        seccomp.filter_bpf(True)
+        seccomp.filter_bpf(False)
         interpreter(config.python)
     except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
         return f"샌드박스를 준비하지 못해 실습을 실행하지 않습니다: {exc}"
     return None
 
 
+def enforcement(config: SandboxConfig) -> tuple[cgroups.Backend | None, str]:
+    """Say how runs are bounded on this host: the cgroup backend, and a line for the start line and status."""
+    detection = cgroups.detect() if config.use_cgroups else cgroups.Detection(None, "설정에서 꺼짐")
+    users = "슬롯마다 다른 uid" if os.geteuid() == 0 else "root가 아니어서 슬롯 uid 없음"
+    if detection.backend is not None:
+        return detection.backend, (f"실행마다 {detection.backend.description}: 메모리·프로세스 수·CPU 시간을 "
+                                   f"실행 전체에 대해 셉니다; {users}")
+    return None, (f"cgroup 없음({detection.reason}): 프로세스마다 rlimit만 적용됩니다. 여러 프로세스가 함께 쓰는 "
+                  f"메모리와 기다리지 않은 자식의 CPU 시간은 실행 전체로 제한되지 않습니다; memfd와 SysV IPC는 "
+                  f"거부됩니다; {users}")
+
+
 def become_subreaper() -> None:
     """Adopt any orphan of a run, so it is reaped here rather than left as a zombie elsewhere."""
-    _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    if _subreaper_of != [os.getpid()]:
+        _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        _subreaper_of[:] = [os.getpid()]
+
+
+_subreaper_of: list[int] = []
 
 
 def _memfd(name: str, data: bytes) -> int:
@@ -113,12 +180,25 @@ def _memfd(name: str, data: bytes) -> int:
     return fd
 
 
+@functools.cache
+def _proc_masks() -> tuple[str, ...]:
+    args: list[str] = []
+    for name in MASKED_PROC_FILES:
+        if os.path.isfile(f"/proc/{name}"):
+            args += ["--ro-bind", "/dev/null", f"/proc/{name}"]
+    for name in MASKED_PROC_DIRS:
+        if os.path.isdir(f"/proc/{name}"):
+            args += ["--tmpfs", f"/proc/{name}"]
+    return tuple(args)
+
+
 def bwrap_argv(config: SandboxConfig, limits: Limits, *, seccomp_fd: int, code_fd: int,
-               file_fds: Mapping[str, int], argv: list[str]) -> list[str]:
+               file_fds: Mapping[str, int], info_fd: int, block_fd: int, argv: list[str]) -> list[str]:
     interp = interpreter(config.python)
     args = [
         config.bwrap,
         "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session", "--as-pid-1",
+        "--info-fd", str(info_fd), "--block-fd", str(block_fd),
         "--cap-drop", "ALL", "--hostname", "sandbox", "--clearenv",
         "--setenv", "PATH", "/usr/bin", "--setenv", "HOME", WORKDIR, "--setenv", "TMPDIR", WORKDIR,
         "--setenv", "LANG", "C.UTF-8", "--setenv", "PYTHONIOENCODING", "utf-8",
@@ -131,7 +211,8 @@ def bwrap_argv(config: SandboxConfig, limits: Limits, *, seccomp_fd: int, code_f
         args += ["--ro-bind", libdir, libdir]
     args += [
         "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
-        "--proc", "/proc",
+        # /proc/1 is PID 1's: hidden, so the program cannot reach its status descriptor.
+        "--proc", "/proc", "--tmpfs", "/proc/1", *_proc_masks(),
         "--dev-bind", "/dev/null", "/dev/null", "--dev-bind", "/dev/zero", "/dev/zero",
         "--dev-bind", "/dev/urandom", "/dev/urandom",
         "--size", str(limits.tmpfs_bytes), "--tmpfs", WORKDIR, "--chdir", WORKDIR,
@@ -143,30 +224,21 @@ def bwrap_argv(config: SandboxConfig, limits: Limits, *, seccomp_fd: int, code_f
     return args
 
 
-def _enter_slot(uid: int | None, limits: Limits) -> None:
-    """Run in the forked child before exec: limits first, then the slot's user, then death-with-parent."""
+def rlimits(limits: Limits, *, accounted: bool) -> list[tuple[int, int]]:
+    """The per-process limits; with a cgroup, memory is the cgroup's, and address space only a backstop."""
     cpu = int(limits.cpu_seconds)
-    for which, value in (
-        (resource.RLIMIT_CPU, (cpu, cpu)),  # PID 1 ignores SIGXCPU; the hard limit's SIGKILL ends it
-        (resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes)),
-        (resource.RLIMIT_FSIZE, (limits.tmpfs_bytes, limits.tmpfs_bytes)),
-        (resource.RLIMIT_NOFILE, (limits.open_files, limits.open_files)),
-        (resource.RLIMIT_CORE, (0, 0)),
-        # bwrap and its init take two of the slot user's processes.
-        (resource.RLIMIT_NPROC, (limits.processes + 2, limits.processes + 2)),
-    ):
-        resource.setrlimit(which, value)
-    if uid is not None:
-        os.setgroups([])
-        os.setresgid(uid, uid, uid)
-        os.setresuid(uid, uid, uid)
-    # Set after the uid change, which would clear it.
-    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-
-
-def decode(data: bytes) -> str:
-    """Decode program output safely: invalid UTF-8 and NUL bytes never reach a page or a database."""
-    return data.decode("utf-8", errors="replace").replace("\x00", "\ufffd")
+    address_space = limits.memory_bytes * 4 if accounted else limits.memory_bytes
+    return [
+        (resource.RLIMIT_CPU, cpu),
+        (resource.RLIMIT_AS, address_space),
+        (resource.RLIMIT_FSIZE, limits.tmpfs_bytes),
+        (resource.RLIMIT_NOFILE, limits.open_files),
+        (resource.RLIMIT_CORE, 0),
+        # bwrap and PID 1 take two of the slot user's processes.
+        (resource.RLIMIT_NPROC, limits.processes + 2),
+        (resource.RLIMIT_MSGQUEUE, 0),
+        (resource.RLIMIT_MEMLOCK, 64 * 1024),
+    ]
 
 
 def run_python(
@@ -185,20 +257,73 @@ def run_python(
     for name in files:
         if "/" in name or name in {"", ".", "..", PROGRAM}:
             return refused(f"파일 이름 '{name}'은(는) 쓸 수 없습니다.")
+    backend, _ = enforcement(config)
+    root = os.geteuid() == 0
+    scope = hashlib.sha256(str(slots.state_dir(config)).encode()).hexdigest()[:8]
+
+    def prepare(slot: int) -> None:
+        if backend is not None:
+            backend.clear_slot(slot, scope)
+        if root:
+            slots.check_slot_user(config.slot_uid_base + slot)
+
     try:
-        with slots.acquire(config, timeout=limits.wall_seconds) as slot:
-            uid = config.slot_uid_base + slot if os.geteuid() == 0 else None
-            return _run_in_slot(code, files, stdin, limits, config, uid)
+        with slots.acquire(config, timeout=limits.wall_seconds, prepare=prepare) as slot:
+            uid = config.slot_uid_base + slot if root else None
+            group = backend.group(slot, scope) if backend is not None else None
+            return _run_in_slot(code, files, stdin, limits, config, uid, group)
     except slots.AllSlotsBusy:
         return refused("실행 자리가 모두 차 있어 이번 실행을 시작하지 못했습니다. 잠시 뒤 다시 실행하세요.")
+    except slots.SlotProblem as exc:
+        return refused(str(exc))
+
+
+@dataclass
+class _Watch:
+    """What the runner saw while the run went on."""
+
+    stdout: bytes = b""
+    stderr: bytes = b""
+    status: bytes = b""
+    overflow: bool = False
+    timed_out: bool = False
+    cpu_exceeded: bool = False
 
 
 def _run_in_slot(code: str, files: Mapping[str, bytes], stdin: bytes | None, limits: Limits,
-                 config: SandboxConfig, uid: int | None) -> RunResult:
+                 config: SandboxConfig, uid: int | None, group: cgroups.RunGroup | None) -> RunResult:
     become_subreaper()
+    if group is not None:
+        group.create(limits, processes=limits.processes + 1)
+    try:
+        process, status_r, started = _start(code, files, stdin, limits, config, uid, group)
+        with _killed_at_exit(process, uid, group) as ending:
+            watch = _collect(process, status_r, limits, started, group)
+            # bwrap waits for PID 1, which waits for the program: without a
+            # cgroup, this rusage is all the CPU time the runner can know of.
+            _, _, usage = os.wait4(process.pid, 0)
+            process.returncode = 0
+            ending.by_itself = bool(watch.status) and not (watch.timed_out or watch.overflow or watch.cpu_exceeded)
+        wall_ms = (time.perf_counter() - started) * 1000
+        measured = group.measure() if group is not None else None
+    finally:
+        if group is not None:
+            group.remove()
+    if group is not None and measured is not None:
+        cpu_ns, peak, oom_kills = measured
+        cpu_ms, accounting = cpu_ns / 1e6, group.backend.description
+    else:
+        cpu_ms, peak, oom_kills, accounting = (usage.ru_utime + usage.ru_stime) * 1000, None, 0, "rlimit"
+    return classify(watch, wall_ms=wall_ms, cpu_ms=cpu_ms, peak=peak, oom_kills=oom_kills,
+                    accounting=accounting, limits=limits)
+
+
+def _start(code: str, files: Mapping[str, bytes], stdin: bytes | None, limits: Limits, config: SandboxConfig,
+           uid: int | None, group: cgroups.RunGroup | None) -> tuple[subprocess.Popen[bytes], int, float]:
+    """Start bwrap, prepare its PID 1 while it waits, and let it go; return it, PID 1's status pipe, the start."""
     owned: list[int] = []
     try:
-        seccomp_fd = seccomp.filter_fd()
+        seccomp_fd = seccomp.filter_fd(group is not None)
         owned.append(seccomp_fd)
         code_fd = _memfd("main.py", code.encode("utf-8"))
         owned.append(code_fd)
@@ -208,135 +333,283 @@ def _run_in_slot(code: str, files: Mapping[str, bytes], stdin: bytes | None, lim
         if stdin is not None:
             stdin_source = _memfd("stdin", stdin)
             owned.append(stdin_source)
+        info_r, info_w = os.pipe2(os.O_CLOEXEC)
+        block_r, block_w = os.pipe2(os.O_CLOEXEC)
+        status_r, status_w = os.pipe2(os.O_CLOEXEC)
+        owned += [info_r, info_w, block_r, block_w, status_r, status_w]
         argv = bwrap_argv(config, limits, seccomp_fd=seccomp_fd, code_fd=code_fd, file_fds=file_fds,
-                          argv=["/usr/bin/python3", "-E", "-s", "-S", PROGRAM])
+                          info_fd=info_w, block_fd=block_r,
+                          argv=["/usr/bin/python3", "-E", "-s", "-S", "-c", INIT_SOURCE, str(status_w),
+                                *(f"{which}={value}" for which, value in rlimits(limits, accounted=group is not None))])
         started = time.perf_counter()
-        with slots.spawning() as track:
+        # Spawned without a preexec function, so the runner forks by vfork: a
+        # worker of tens of MiB pays no page-table copy per run.
+        with slots.spawning() as track, _as_slot_user(uid):
             process = subprocess.Popen(
                 argv, stdin=stdin_source, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                pass_fds=(seccomp_fd, code_fd, *file_fds.values()), env={}, start_new_session=True,
-                preexec_fn=functools.partial(_enter_slot, uid, limits),
+                pass_fds=(seccomp_fd, code_fd, *file_fds.values(), info_w, block_r, status_w), env={},
+                start_new_session=True,
             )
             track(process.pid)
+        for fd in (info_w, block_r, status_w):
+            os.close(fd)
+            owned.remove(fd)
+        try:
+            child = _child_pid(info_r, process.pid)
+            if child is None:
+                # Never let PID 1 start unprepared (closing the block pipe would release it).
+                _kill_run(process.pid, group)
+            else:
+                _prepare_child(child, limits, group)
+                os.write(block_w, b"go")
+        except BaseException:
+            _kill_run(process.pid, group)
+            os.wait4(process.pid, 0)
+            slots.untrack(process.pid)
+            raise
+        owned.remove(status_r)
+        return process, status_r, started
     finally:
         for fd in owned:
             os.close(fd)
-    with _killed_at_exit(process, uid):
-        stdout, stderr, overflow, timed_out = _collect(process, limits, started)
-        # bwrap waits for the program (PID 1 of its namespace), so this rusage
-        # holds the program's CPU time and that of every child it waited for.
-        _, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)
-    wall_ms = (time.perf_counter() - started) * 1000
-    cpu_ms = (usage.ru_utime + usage.ru_stime) * 1000
-    return classify(
-        exit_code=process.returncode, stdout=stdout, stderr=stderr, wall_ms=wall_ms, cpu_ms=cpu_ms,
-        overflow=overflow, timed_out=timed_out, limits=limits,
-    )
 
 
-def _collect(process: subprocess.Popen[bytes], limits: Limits, started: float) -> tuple[bytes, bytes, bool, bool]:
-    """Read both pipes until they close and the process has ended, the wall clock runs out,
-    or the output cap is passed; kill the process group in the last two cases."""
-    assert process.stdout is not None and process.stderr is not None  # started with PIPE
-    buffers: dict[Any, bytearray] = {process.stdout: bytearray(), process.stderr: bytearray()}
+@contextmanager
+def _as_slot_user(uid: int | None) -> Iterator[None]:
+    """Let this thread alone take the slot user's ids (keeping root as saved uid) while it starts bwrap.
+
+    Linux credentials belong to each thread; the raw syscalls change only the
+    calling one (the C library's wrappers would change every thread of the
+    worker). The child inherits them, and its exec of bwrap (not set-uid)
+    makes them whole: real, effective and saved ids all the slot user's, no
+    groups, no capabilities. Doing this here instead of through ``setpriv``
+    saves an exec on every run. The thread takes root back afterwards.
+    """
+    if uid is None:
+        yield
+        return
+    numbers = _credential_syscalls()
+    groups = os.getgroups()
+    _syscall(numbers["setgroups"], 0, None)
+    try:
+        _syscall(numbers["setresgid"], uid, uid, 0)
+        try:
+            _syscall(numbers["setresuid"], uid, uid, 0)
+            try:
+                yield
+            finally:
+                _syscall(numbers["setresuid"], 0, 0, 0)
+        finally:
+            _syscall(numbers["setresgid"], 0, 0, 0)
+    finally:
+        array = (ctypes.c_uint * len(groups))(*groups)
+        _syscall(numbers["setgroups"], len(groups), array)
+
+
+@functools.cache
+def _credential_syscalls() -> dict[str, int]:
+    import pyseccomp
+
+    arch = pyseccomp.system_arch()
+    return {name: pyseccomp.resolve_syscall(arch, name) for name in ("setgroups", "setresgid", "setresuid")}
+
+
+def _syscall(number: int, *args: object) -> None:
+    if _libc.syscall(number, *args) != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, os.strerror(error))
+
+
+def _child_pid(info_r: int, bwrap_pid: int) -> int | None:
+    """Read the pid bwrap reports for the sandbox's PID 1, and check it is bwrap's own child."""
+    data = b""
+    while chunk := os.read(info_r, 4096):
+        data += chunk
+    try:
+        child = int(json.loads(data)["child-pid"])
+    except (ValueError, KeyError, TypeError):
+        return None  # bwrap failed before starting; its error is on stderr
+    return child if slots.parent_of(child) == bwrap_pid else None
+
+
+def _prepare_child(pid: int, limits: Limits, group: cgroups.RunGroup | None) -> None:
+    """While PID 1 waits to start: its cgroup, OOM score and IPC limits, all inherited by the program.
+
+    The rlimits are set by PID 1 itself (the runner may lack CAP_SYS_RESOURCE,
+    which ``prlimit`` on another user's process needs).
+    """
+    if group is not None:
+        group.attach(pid)
+    fd = os.open(f"/proc/{pid}/oom_score_adj", os.O_WRONLY | os.O_CLOEXEC)
+    try:
+        os.write(fd, b"1000")  # if the host ever runs short, a run goes first
+    finally:
+        os.close(fd)
+    if os.geteuid() == 0:
+        _set_ipc_limits(pid)
+
+
+def _set_ipc_limits(pid: int) -> None:
+    """Enter the run's IPC namespace on this thread only, write its SysV limits, and come back."""
+    own = os.open("/proc/thread-self/ns/ipc", os.O_RDONLY | os.O_CLOEXEC)
+    theirs = os.open(f"/proc/{pid}/ns/ipc", os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        if _libc.setns(theirs, CLONE_NEWIPC) != 0:
+            raise OSError(ctypes.get_errno(), "setns(ipc)")
+        try:
+            for name, value in IPC_LIMITS.items():
+                fd = os.open(f"/proc/sys/kernel/{name}", os.O_WRONLY | os.O_CLOEXEC)
+                try:
+                    os.write(fd, str(value).encode())
+                finally:
+                    os.close(fd)
+        finally:
+            if _libc.setns(own, CLONE_NEWIPC) != 0:
+                raise OSError(ctypes.get_errno(), "setns(ipc) back")
+    finally:
+        os.close(own)
+        os.close(theirs)
+
+
+def _collect(process: subprocess.Popen[bytes], status_r: int, limits: Limits, started: float,
+             group: cgroups.RunGroup | None) -> _Watch:
+    """Read output and PID 1's status until all close and bwrap has ended, or a limit is passed.
+
+    The wall clock and the output cap are the runner's; with a cgroup, the
+    tree's CPU time is read when it could first have reached the limit (the
+    group may use one core at a time) and again until the run ends.
+    """
+    assert process.stdout is not None and process.stderr is not None
+    buffers = {process.stdout.fileno(): bytearray(), process.stderr.fileno(): bytearray(), status_r: bytearray()}
     selector = selectors.DefaultSelector()
-    for stream in buffers:
-        selector.register(stream, selectors.EVENT_READ)
+    for fd in buffers:
+        selector.register(fd, selectors.EVENT_READ)
     pidfd = os.pidfd_open(process.pid)
     selector.register(pidfd, selectors.EVENT_READ)
     deadline = started + limits.wall_seconds
-    overflow = timed_out = False
+    cpu_limit_ns = int(limits.cpu_seconds * 1e9)
+    cores = group.cores if group is not None else 1
+    next_cpu_check = started + limits.cpu_seconds / cores
+    watch = _Watch()
     waiting = len(buffers) + 1
     while waiting:
-        remaining = deadline - time.perf_counter()
-        if remaining <= 0:
-            timed_out = True
+        now = time.perf_counter()
+        if now >= deadline:
+            watch.timed_out = True
             break
-        for key, _ in selector.select(timeout=remaining):
-            if key.fileobj == pidfd:
+        if group is not None and now >= next_cpu_check:
+            used = group.cpu_ns()
+            if used >= cpu_limit_ns:
+                watch.cpu_exceeded = True
+                break
+            next_cpu_check = now + max(0.01, (cpu_limit_ns - used) / 1e9 / cores)
+        wake = min(deadline, next_cpu_check) if group is not None else deadline
+        for key, _ in selector.select(timeout=max(0.0, wake - now)):
+            if key.fd == pidfd:
                 chunk = b""
             else:
                 chunk = os.read(key.fd, 65536)
-                buffers[key.fileobj] += chunk
+                buffers[key.fd] += chunk
             if not chunk:
-                selector.unregister(key.fileobj)
+                selector.unregister(key.fd)
                 waiting -= 1
-        if sum(len(b) for b in buffers.values()) > limits.output_bytes:
-            overflow = True
+        if len(buffers[process.stdout.fileno()]) + len(buffers[process.stderr.fileno()]) > limits.output_bytes:
+            watch.overflow = True
             break
     selector.close()
     os.close(pidfd)
-    if timed_out or overflow:
-        _kill_group(process.pid)
-    for stream in buffers:
-        stream.close()
-    out, err = bytes(buffers[process.stdout]), bytes(buffers[process.stderr])
-    if overflow:
+    if watch.timed_out or watch.overflow or watch.cpu_exceeded:
+        _kill_run(process.pid, group)
+    out, err = bytes(buffers[process.stdout.fileno()]), bytes(buffers[process.stderr.fileno()])
+    process.stdout.close()
+    process.stderr.close()
+    os.close(status_r)
+    if watch.overflow:
         out = out[: limits.output_bytes]
         err = err[: max(0, limits.output_bytes - len(out))]
-    return out, err, overflow, timed_out
+    watch.stdout, watch.stderr, watch.status = out, err, bytes(buffers[status_r])
+    return watch
 
 
-def _kill_group(pid: int) -> None:
+def _kill_run(pid: int, group: cgroups.RunGroup | None) -> None:
     try:
         os.killpg(pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
+    if group is not None:
+        group.kill()
+
+
+@dataclass
+class _Ending:
+    by_itself: bool = False  # PID 1 reported and the runner killed nothing
 
 
 @contextmanager
-def _killed_at_exit(process: subprocess.Popen[bytes], uid: int | None) -> Iterator[None]:
-    """Whatever happens while watching, leave no process of this run behind."""
+def _killed_at_exit(process: subprocess.Popen[bytes], uid: int | None,
+                    group: cgroups.RunGroup | None) -> Iterator[_Ending]:
+    """Whatever happens while watching, leave no process of this run behind.
+
+    A run that ended by itself in a cgroup leaves nothing to sweep: the PID
+    namespace is gone with PID 1, and removing the group checks it is empty.
+    Otherwise the slot user's processes are swept (scanning /proc costs
+    milliseconds, so it is not done on every run). Adopted zombies, of this
+    run or of a worker that died, are reaped every time.
+    """
+    ending = _Ending()
     try:
-        yield
+        yield ending
     finally:
         if process.returncode is None:
-            _kill_group(process.pid)
+            _kill_run(process.pid, group)
             os.wait4(process.pid, 0)
             process.returncode = -signal.SIGKILL
         slots.untrack(process.pid)
-        if uid is not None:
+        if uid is not None and not (ending.by_itself and group is not None):
             slots.sweep(uid)
         slots.reap_orphans()
 
 
-def classify(*, exit_code: int, stdout: bytes, stderr: bytes, wall_ms: float, cpu_ms: float | None,
-             overflow: bool, timed_out: bool, limits: Limits) -> RunResult:
-    """Name the outcome. An exit status of 128 + N from bwrap means the program died of signal N."""
-    sig = exit_code - 128 if exit_code > 128 and (exit_code - 128) in FATAL_SIGNALS else None
-    if exit_code < 0:  # bwrap itself was killed by us
-        sig = -exit_code
-    err_text = decode(stderr)
-    if overflow:
-        status = "output_limit"
-    elif timed_out:
-        status = "timeout"
-    # A SIGKILL we did not send, after real CPU use, is the hard CPU limit
-    # (PID 1 ignores the soft limit's SIGXCPU); tick-based accounting can read
-    # low on a busy host, hence half the limit rather than all of it.
-    elif sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu_ms is not None and cpu_ms >= limits.cpu_seconds * 500):
-        status = "timeout"  # the CPU limit
-    elif _ran_out_of_memory(err_text):
-        status = "memory"
+def classify(watch: _Watch, *, wall_ms: float, cpu_ms: float, peak: int | None, oom_kills: int,
+             accounting: str, limits: Limits) -> RunResult:
+    """Name the outcome from what the kernel and the runner saw, and say which of them decided."""
+    exit_code: int | None = None
+    sig: int | None = None
+    try:
+        word = int(watch.status.split(b"\n", 1)[0])
+    except ValueError:
+        word = None
+    if word is not None and os.WIFEXITED(word):
+        exit_code = os.WEXITSTATUS(word)
+    elif word is not None and os.WIFSIGNALED(word):
+        sig = os.WTERMSIG(word)
+    cpu_limit_ms = limits.cpu_seconds * 1000
+    if watch.overflow:
+        status, basis = "output_limit", f"출력이 {limits.output_bytes}바이트를 넘어 실행기가 멈춤"
+    elif watch.timed_out:
+        status, basis = "timeout", f"실행기 시계로 {limits.wall_seconds:g}초가 지남"
+    elif watch.cpu_exceeded:
+        status, basis = "timeout", f"cgroup CPU 시간 {cpu_ms:.0f}ms가 한도 {cpu_limit_ms:.0f}ms에 이름"
+    elif oom_kills:
+        status, basis = "memory", f"cgroup 메모리 한도에서 커널이 프로세스 {oom_kills}개를 종료함(oom_kill)"
+    elif word is None:
+        status, basis = "killed", "PID 1이 종료 상태를 보고하지 못한 채 샌드박스가 끝남"
+    elif sig in (signal.SIGXCPU, signal.SIGKILL) and cpu_ms >= cpu_limit_ms * 0.5:
+        status, basis = "timeout", f"CPU rlimit 신호 {signal.Signals(sig).name}, CPU {cpu_ms:.0f}ms"
     elif sig is not None:
-        status = "killed"
-    elif exit_code == 0:
-        status = "ok"
+        status, basis = "killed", f"커널이 보고한 종료 신호 {_signal_name(sig)}"
     else:
-        status = "error"
+        status = "ok" if exit_code == 0 else "error"
+        basis = f"커널이 보고한 종료 코드 {exit_code}"
     return RunResult(
-        status=status,
-        exit_code=None if sig is not None else exit_code,
-        signal=sig,
-        stdout=decode(stdout),
-        stderr=err_text,
-        wall_ms=round(wall_ms, 3),
-        cpu_ms=round(cpu_ms, 3) if cpu_ms is not None else None,
-        truncated=overflow,
+        status=status, exit_code=exit_code, signal=sig, stdout=decode(watch.stdout), stderr=decode(watch.stderr),
+        wall_ms=round(wall_ms, 3), cpu_ms=round(cpu_ms, 3), truncated=watch.overflow,
+        peak_memory_bytes=peak, accounting=accounting, basis=basis,
     )
 
 
-def _ran_out_of_memory(stderr: str) -> bool:
-    lines = [line for line in stderr.strip().splitlines() if line.strip()]
-    return bool(lines) and (lines[-1].startswith("MemoryError") or "Cannot allocate memory" in lines[-1])
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return str(number)

@@ -68,3 +68,15 @@ def test_sandbox_selftest_passes() -> None:
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "FAIL" not in done.stdout
+
+
+def test_plain_output_shows_controls_as_visible_marks(tmp_path: Path) -> None:
+    """A program cannot drive the operator's terminal: ESC, BEL, bidi and zero-width arrive as marks."""
+    program = tmp_path / "esc.py"
+    program.write_text("print('\\x1b[2J\\x1b]0;title\\x07 \\u202eabc\\u200b')\n", encoding="utf-8")
+    done = lab_run(str(program))
+    assert done.returncode == 0, done.stderr
+    assert not any(c in done.stdout for c in "\x1b\x07\u202e\u200b")
+    assert "\u241b[2J\u241b]0;title\u2407 <U+202E>abc<U+200B>" in done.stdout
+    status_line = done.stdout.splitlines()[-1]
+    assert status_line.startswith("[ok] exit=0") and "peak=" in status_line

@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from exercises.labs import conf
 from exercises.labs.sandbox import run_python
+from exercises.labs.sandbox.limits import MIB
 
 
 class Command(BaseCommand):
@@ -33,7 +34,11 @@ class Command(BaseCommand):
         if as_json:
             self.stdout.write(json.dumps(result.as_json(), ensure_ascii=False))
             return
+        # The runner has already made every control character visible (␛, <U+202E>, …),
+        # so the program cannot drive the operator's terminal.
         self.stdout.write(result.stdout, ending="")
         self.stderr.write(result.stderr, ending="")
+        peak = f"{result.peak_memory_bytes / MIB:.1f}MiB" if result.peak_memory_bytes is not None else "-"
         self.stdout.write(f"[{result.status}] exit={result.exit_code} signal={result.signal} "
-                          f"wall={result.wall_ms:.0f}ms cpu={result.cpu_ms}ms")
+                          f"wall={result.wall_ms:.0f}ms cpu={result.cpu_ms}ms peak={peak} "
+                          f"({result.accounting or '-'}; {result.basis})")

@@ -88,13 +88,18 @@ class Command(BaseCommand):
         become_subreaper()
         health = record_sandbox_health()
         while not health.ok:
-            failed = [item["name"] for item in health.detail if not item["contained"]]
+            failed = [item["name"] for item in health.detail
+                      if not item["contained"] and not item.get("accepted_risk")]
             self.stderr.write(f"샌드박스 점검 실패: {', '.join(failed) or '실행 안 됨'}. "
-                              "이 호스트의 워커는 실행을 받지 않습니다.")
+                              f"이 호스트의 워커는 실행을 받지 않습니다. 제한 방식: {health.enforcement}")
             if batch:
                 return
             health = self._check_again_later()
-        self.stdout.write(f"샌드박스 점검 통과 ({len(health.detail)}개), {health.interpreter}")
+        self.stdout.write(f"샌드박스 점검 통과 ({len(health.detail)}개), {health.interpreter}; "
+                          f"제한 방식: {health.enforcement}")
+        risks = [item["name"] for item in health.detail if item.get("accepted_risk")]
+        if risks:
+            self.stdout.write(f"cgroup 없이 막지 못하는 위험(알려짐): {', '.join(risks)}")
         settled = settle_stale_runs()
         if settled:
             self.stdout.write(f"멈춘 실행 {len(settled)}개를 정리했습니다: {settled}")

@@ -56,7 +56,7 @@ def handle(store, env, payload):
         raise ValueError("payload에 body가 없음")
     if payload.get("simulate") == "timeout":
         raise Transient("초안 저장소 응답 시간 초과")
-    time.sleep(0.02)                                  # 저장에 걸리는 시간
+    time.sleep(0.05)                                  # 저장에 걸리는 시간
     store.sql("insert into drafts values (?, ?, ?)", env["idempotency_key"], env["step_id"], payload["body"])
     store.sql("insert into step_version values (?, 1) on conflict(step) do update set version = version + 1",
               env["step_id"])

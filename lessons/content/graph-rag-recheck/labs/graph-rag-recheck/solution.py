@@ -1,4 +1,4 @@
-"""결정적인 그래프 RAG: 출처를 지닌 관계, 한정된 재검색, 검수되지 않은 OCR (가상 자료).
+"""결정적인 그래프 RAG: 출처를 지닌 관계, 한정된 다시 찾기, 검수되지 않은 OCR (가상 자료).
 
 모델도 OCR 엔진도 부르지 않습니다. 관계(간선)와 포스터 OCR 결과는 사람이 미리
 적어 둔 가상 자료이고, 같은 질문에는 언제나 같은 답과 같은 추적 기록이 나옵니다.
@@ -29,7 +29,7 @@ POSTER = {
     "transcript": None,    # 그 사람이 옮겨 적은 글
 }
 
-MAX_RESEARCH = 2  # 재검색 상한. 넘으면 사람에게 넘긴다.
+MAX_RESEARCH = 2  # 다시 찾기 상한. 넘으면 사람에게 넘긴다.
 WEEKDAY = re.compile(r"[월화수목금토일]요일")
 GROUP = re.compile(r"모임 ?[A-Za-z]")
 
@@ -40,7 +40,7 @@ def find(subject, relation):
 
 
 def find_loose(subject, relation):
-    """재검색용으로 느슨하게 찾는다: 주어의 띄어쓰기와 대소문자를 무시한다."""
+    """다시 찾기용으로 느슨하게 찾는다: 주어의 띄어쓰기와 대소문자를 무시한다."""
     key = subject.replace(" ", "").lower()
     return next((e for e in EDGES if e[0].replace(" ", "").lower() == key and e[1] == relation), None)
 
@@ -81,8 +81,8 @@ def answer(question):
     day = asked_day.group(0) if asked_day else None
     scheduled = None
     if day:
-        trace.append(f"질문에 요일이 있음: {day} (재검색하지 않음)")
-    # 첫 검색에서 빠진 사실만 골라 다시 찾는다. 재검색은 한 번에 사실 하나, 모두 합쳐 MAX_RESEARCH회까지.
+        trace.append(f"질문에 요일이 있음: {day} (다시 찾지 않음)")
+    # 첫 검색에서 빠진 사실만 골라 다시 찾는다. 다시 찾기는 한 번에 사실 하나, 모두 합쳐 MAX_RESEARCH회까지.
     missing = [need for need, found in (("장소", place), ("예정", day)) if not found]
     research = 0
     for need in list(missing):
@@ -91,9 +91,9 @@ def answer(question):
         research += 1
         edge = find_loose(group, need)
         if edge is None:
-            trace.append(f"재검색 {research}회: {group}의 '{need}' 관계 없음")
+            trace.append(f"다시 찾기 {research}회: {group}의 '{need}' 관계 없음")
             continue
-        trace.append(f"재검색 {research}회: {show(edge)}")
+        trace.append(f"다시 찾기 {research}회: {show(edge)}")
         missing.remove(need)
         if need == "장소":
             place = edge
@@ -107,7 +107,7 @@ def answer(question):
 
     if missing:
         if research >= MAX_RESEARCH:
-            trace.append(f"재검색 상한 {MAX_RESEARCH}회에 닿음 → 담당자에게 넘김")
+            trace.append(f"다시 찾기 상한 {MAX_RESEARCH}회에 닿음 → 담당자에게 넘김")
         return "보류(근거 부족): 담당자에게 넘깁니다", [], trace
 
     text = ocr_evidence(POSTER)
@@ -122,7 +122,7 @@ def answer(question):
 
 
 def main():
-    print("간선(출처 문장 id를 함께 보관):")
+    print("간선(근거 번호를 함께 보관):")
     for edge in EDGES:
         print(f"  {show(edge)}  ← {CLAIMS[edge[3]]}")
     results = {}
@@ -137,11 +137,11 @@ def main():
 
     first, second, unknown = results.values()
     assert first[0].startswith("보류(충돌)") and first[1] == ["a", "b", "c"], first
-    assert any(line.startswith("재검색 1회: 모임 A -예정-> 토요일 [c]") for line in first[2]), first[2]
+    assert any(line.startswith("다시 찾기 1회: 모임 A -예정-> 토요일 [c]") for line in first[2]), first[2]
     assert second[0].startswith("보류(충돌)") and second[1] == ["a", "b"], second
-    assert not any("재검색" in line and "회" in line for line in second[2]), second[2]
+    assert not any("다시 찾기" in line and "회" in line for line in second[2]), second[2]
     assert unknown[0].startswith("보류(근거 부족)") and unknown[1] == [], unknown
-    assert sum("재검색" in line and "회:" in line for line in unknown[2]) <= MAX_RESEARCH, unknown[2]
+    assert sum("다시 찾기" in line and "회:" in line for line in unknown[2]) <= MAX_RESEARCH, unknown[2]
     assert not any("14시" in verdict for verdict, _, _ in results.values()), "검수 안 된 OCR 시각이 답에 들어갔습니다"
     print("\n검사 통과: 충돌은 보류, 관계 없는 질문은 사람에게, 미검수 OCR은 근거 밖")
 

@@ -57,7 +57,7 @@ class RunStore:
                 raise Rejected("fan-out")
             if self.remaining <= 0:
                 raise Rejected("budget")
-            time.sleep(0.01)         # 저장소까지 다녀오는 시간 (검사와 차감 사이의 틈)
+            time.sleep(0.03)         # 저장소까지 다녀오는 시간 (검사와 차감 사이의 틈)
             self.remaining -= 1
             self.counter += 1
             message_id = f"msg-{self.counter:03d}"

@@ -1,0 +1,270 @@
+"""The runner against the real sandbox: per-run cgroups, outcomes from the kernel, the host side, visible output."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+
+from exercises.labs import conf, services
+from exercises.labs.models import Lab, LabRun
+from exercises.labs.sandbox import Limits, cgroups, run_python, seccomp
+from exercises.labs.sandbox.limits import MIB
+from exercises.labs.sandbox.output import visible
+from exercises.labs.sandbox.runner import IPC_LIMITS, enforcement
+from exercises.labs.sandbox.selftest import FORK_ALLOCATE, FORK_BURN, MEMFD, SHM
+
+root_only = pytest.mark.skipif(os.geteuid() != 0, reason="slot users, cgroups and IPC limits need root")
+SMALL = Limits(cpu_seconds=1, wall_seconds=3.0, memory_bytes=64 * MIB)
+
+
+def run(code: str, *, limits: Limits = SMALL, **config_changes: object):
+    config = dataclasses.replace(conf.sandbox_config(), **config_changes)
+    return run_python(code, limits=limits, config=config)
+
+
+def needs_cgroups() -> cgroups.Backend:
+    backend, _ = enforcement(conf.sandbox_config())
+    if backend is None:
+        pytest.skip("this host offers no cgroup for runs (the rlimit fallback is tested separately)")
+    return backend
+
+
+# Outcomes come from the kernel, not from the program.
+
+def test_an_exit_code_of_139_is_an_exit_code_not_a_segfault() -> None:
+    result = run("import sys\nsys.exit(139)")
+    assert (result.status, result.exit_code, result.signal) == ("error", 139, None)
+    assert "종료 코드 139" in result.basis
+
+
+def test_a_real_segfault_is_a_signal() -> None:
+    result = run("import ctypes\nctypes.string_at(0)")
+    assert (result.status, result.exit_code, result.signal) == ("killed", None, 11)
+
+
+def test_printing_memory_error_is_not_out_of_memory() -> None:
+    printed = run("import sys\nprint('MemoryError', file=sys.stderr)\nsys.exit(1)")
+    raised = run("raise MemoryError('pretend')")
+    assert printed.status == raised.status == "error"
+    assert raised.stderr.rstrip().endswith("MemoryError: pretend")
+
+
+def test_the_program_cannot_write_pid1s_status_channel() -> None:
+    """/proc/1 is hidden from the program (same user as PID 1), so it cannot reach PID 1's descriptors."""
+    result = run("import os\ntry:\n    os.listdir('/proc/1/fd')\n    print('listed')\nexcept OSError as e:\n"
+                 "    print(type(e).__name__)\nraise SystemExit(4)")
+    assert result.stdout.strip() == "FileNotFoundError" and result.exit_code == 4
+
+
+def test_traceback_starts_at_main_py() -> None:
+    result = run("def f():\n    raise ValueError('x')\nf()")
+    assert result.stderr.splitlines()[1].startswith('  File "/sandbox/main.py", line 3')
+    assert "<string>" not in result.stderr
+
+
+def test_syntax_error_looks_like_python_main_py() -> None:
+    result = run("x = (")
+    assert result.status == "error" and "Traceback" not in result.stderr and "SyntaxError" in result.stderr
+
+
+# A cgroup per run.
+
+def test_memory_limit_holds_for_the_whole_tree() -> None:
+    """Six children asking for 200 MiB each: the run's group stops them at its limit."""
+    needs_cgroups()
+    result = run(FORK_ALLOCATE)
+    assert result.status in {"memory", "timeout"} and result.accounting.startswith("cgroup")
+    assert result.peak_memory_bytes is not None and result.peak_memory_bytes <= SMALL.memory_bytes + 4 * MIB
+
+
+def test_memfd_pages_are_counted() -> None:
+    needs_cgroups()
+    result = run(MEMFD)
+    assert result.status == "memory", result.stdout
+    assert "oom_kill" in result.basis and result.peak_memory_bytes <= SMALL.memory_bytes + 4 * MIB
+
+
+@root_only
+def test_sysv_shared_memory_has_small_limits_in_the_runs_namespace() -> None:
+    needs_cgroups()
+    limits = run("for n in ('shmmax', 'shmall', 'shmmni', 'msgmnb'):\n"
+                 "    print(open('/proc/sys/kernel/' + n).read().strip())")
+    assert limits.stdout.split() == [str(IPC_LIMITS[n]) for n in ("shmmax", "shmall", "shmmni", "msgmnb")]
+    held = run(SHM)
+    assert held.status == "ok" and "held 1" in held.stdout, held.stdout
+    host_shmmax = Path("/proc/sys/kernel/shmmax").read_text().strip()
+    assert host_shmmax != str(IPC_LIMITS["shmmax"]), "the host's limits stay as they were"
+
+
+def test_cpu_time_of_children_nobody_waited_for_is_counted_and_bounded() -> None:
+    needs_cgroups()
+    result = run(FORK_BURN)
+    assert result.status == "timeout"
+    assert 100 <= result.cpu_ms <= SMALL.cpu_seconds * 1000 + 300, result
+    if result.wall_ms < SMALL.wall_seconds * 1000:
+        assert "cgroup CPU" in result.basis
+
+
+def test_process_count_is_bounded_by_the_group() -> None:
+    needs_cgroups()
+    code = ("import os, time\nn = 0\ntry:\n    for _ in range(100):\n        if os.fork() == 0:\n"
+            "            time.sleep(2)\n            os._exit(0)\n        n += 1\nexcept OSError:\n    pass\nprint(n)")
+    result = run(code, limits=dataclasses.replace(SMALL, processes=8))
+    assert result.status == "ok" and int(result.stdout) <= 8
+
+
+def test_trivial_run_records_cgroup_usage_and_leaves_no_group() -> None:
+    backend = needs_cgroups()
+    result = run("print('hi')")
+    assert result.status == "ok" and result.cpu_ms > 0 and result.peak_memory_bytes > 0
+    for folder in backend.folders.values():
+        assert not list(folder.glob(f"{cgroups.PREFIX}*-{os.getpid()}-*")), "the run's group is removed"
+
+
+@root_only
+def test_a_group_left_by_a_crashed_worker_is_emptied_when_its_slot_is_taken(tmp_path: Path) -> None:
+    backend = needs_cgroups()
+    state = tmp_path / "state"
+    scope = hashlib.sha256(str(state).encode()).hexdigest()[:8]
+    stale = cgroups.RunGroup(backend, {key: folder / f"{cgroups.PREFIX}0-{scope}-1-0"
+                                        for key, folder in backend.folders.items()})
+    stale.create(SMALL, processes=4)
+    sleeper = subprocess.Popen(["sleep", "30"])
+    stale.attach(sleeper.pid)
+    result = run("print('next')", state_dir=state, slots=1)
+    assert result.status == "ok"
+    assert sleeper.wait(timeout=5) == -9
+    assert not any(p.exists() for p in stale.paths.values())
+
+
+# seccomp as an allow-list.
+
+def test_filter_refuses_by_default_and_denies_inotify() -> None:
+    assert "inotify_init1" in seccomp.DENIED_SYSCALLS and "inotify_init1" not in seccomp.ALLOWED_SYSCALLS
+    result = run("import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+                 "for n in (451, 457, 458, 462, 467, 444):\n    print(libc.syscall(n, 0, 0, 0, 0, 0), ctypes.get_errno())\n"
+                 "print(libc.inotify_init1(0), ctypes.get_errno())")
+    lines = result.stdout.splitlines()
+    assert lines[:6] == ["-1 38"] * 6, "newer syscalls answer ENOSYS"
+    assert lines[6] == "-1 1", "inotify answers EPERM"
+
+
+def test_python_and_its_standard_library_work_under_the_allow_list() -> None:
+    code = ("import json, sqlite3, subprocess, sys, threading, tempfile, hashlib, asyncio, socket, select\n"
+            "a, b = socket.socketpair()\na.send(b'x')\nassert b.recv(1) == b'x'\n"
+            "db = sqlite3.connect(':memory:')\ndb.execute('create table t(x)')\n"
+            "t = threading.Thread(target=lambda: None)\nt.start()\nt.join()\n"
+            "with tempfile.NamedTemporaryFile() as f:\n    f.write(b'x')\n"
+            "out = subprocess.run([sys.executable, '-c', 'print(2)'], capture_output=True, text=True).stdout\n"
+            "print(asyncio.run(asyncio.sleep(0, 'ok')), out.strip(), hashlib.sha256(b'').hexdigest()[:4])")
+    result = run(code)
+    assert result.status == "ok" and result.stdout.split() == ["ok", "2", "e3b0"], result.stderr
+
+
+# Less of the host in /proc.
+
+def test_host_describing_proc_entries_are_masked() -> None:
+    code = ("for name in ('cmdline', 'meminfo', 'loadavg', 'uptime', 'stat', 'cpuinfo'):\n    try:\n"
+            "        print(len(open('/proc/' + name).read()))\n    except OSError as exc:\n        print(type(exc).__name__)\n"
+            "import os\nprint(len(os.listdir('/proc/pressure')), len(open('/proc/self/status').read()) > 0)")
+    result = run(code)
+    lines = result.stdout.splitlines()
+    assert all(line in {"0", "PermissionError"} for line in lines[:6]), lines
+    assert lines[6] == "0 True", "the program's own entries stay readable"
+
+
+# Output made visible before it is stored.
+
+def test_visible_marks_for_controls_bidi_and_zero_width() -> None:
+    assert visible("a\x1b[31mb\x07\u202ec\u2066d\u200be\x9bf\tg\n\r") == (
+        "a\u241b[31mb\u2407<U+202E>c<U+2066>d<U+200B>e<U+009B>f\tg\n\r")
+    assert visible("한국어 그대로") == "한국어 그대로"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_stored_record_holds_visible_output_and_cgroup_usage(learner: User, replay_lab: Lab,
+                                                                 drain_queue) -> None:
+    code = "print('\\x1b[2J\\u202e뒤집힘')"
+    run_record = services.request_run(user=learner, lab=replay_lab, code=code, step="run", idempotency_key="vis")
+    drain_queue()
+    run_record.refresh_from_db()
+    assert run_record.status == LabRun.Status.OK
+    assert run_record.stdout == "\u241b[2J<U+202E>뒤집힘\n"
+    assert run_record.outcome_basis and run_record.accounting
+    if run_record.accounting.startswith("cgroup"):
+        assert run_record.peak_memory_bytes > 0
+
+
+# A safe host side.
+
+def test_a_lock_planted_as_a_link_is_not_followed(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)
+    target = tmp_path / "owned-by-attacker"
+    (state / "slot-0.lock").symlink_to(target)
+    result = run("print('ran')", state_dir=state, slots=1)
+    assert result.status == "refused" and "링크" in result.stderr
+    assert not target.exists()
+
+
+def test_a_state_folder_that_is_a_link_or_open_to_others_is_refused(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir(mode=0o700)
+    link = tmp_path / "link"
+    link.symlink_to(real, target_is_directory=True)
+    assert run("print(1)", state_dir=link).status == "refused"
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    result = run("print(1)", state_dir=shared)
+    assert result.status == "refused" and "다른 사용자" in result.stderr
+    assert list(shared.iterdir()) == [], "no lock is created in it"
+
+
+@root_only
+def test_a_state_folder_owned_by_someone_else_is_refused(tmp_path: Path) -> None:
+    foreign = tmp_path / "foreign"
+    foreign.mkdir(mode=0o700)
+    os.chown(foreign, 65534, 65534)
+    result = run("print(1)", state_dir=foreign)
+    assert result.status == "refused" and "소유자" in result.stderr
+
+
+@root_only
+def test_the_default_state_folder_is_roots_and_private() -> None:
+    run("print(1)")
+    info = os.lstat("/run/geungeo-tutor-sandbox")
+    assert info.st_uid == 0 and info.st_mode & 0o777 == 0o700
+
+
+@root_only
+def test_a_slot_uid_with_an_account_is_refused(tmp_path: Path) -> None:
+    result = run("print(1)", state_dir=tmp_path / "s", slots=1, slot_uid_base=65534)  # nobody
+    assert result.status == "refused" and "nobody" in result.stderr
+
+
+@root_only
+def test_a_slot_uid_with_a_process_is_refused_and_the_process_left_alone(tmp_path: Path) -> None:
+    uid = 63990
+    squatter = subprocess.Popen(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "sleep", "30"])
+    try:
+        time.sleep(0.2)
+        result = run("print(1)", state_dir=tmp_path / "s", slots=1, slot_uid_base=uid)
+        assert result.status == "refused" and str(uid) in result.stderr
+        assert squatter.poll() is None, "a process that is not ours is never killed"
+    finally:
+        squatter.kill()
+        squatter.wait()
+
+
+@root_only
+def test_uid_base_does_not_overlap_the_old_scheme() -> None:
+    config = conf.sandbox_config()
+    assert config.slot_uid_base >= 61000 + 8 or config.slot_uid_base + config.slots <= 61000
