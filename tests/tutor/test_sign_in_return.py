@@ -44,3 +44,13 @@ def test_signing_in_with_next_lands_on_that_page(client: Client, learner) -> Non
                                                       "next": "/me/progress/"})
     assert response.status_code == 302 and response["Location"] == "/me/progress/"
     assert signed_in(learner).get("/me/progress/").status_code == 200
+
+
+def test_the_nav_sign_in_link_carries_the_page_but_never_the_sign_in_page_itself(client: Client,
+                                                                                 course: list[Lesson]) -> None:
+    """From a lesson the header link returns there; on the sign-in page it does not point back at itself."""
+    lesson = course[0]
+    page = client.get(reverse("lessons:detail", args=[lesson.slug])).content.decode()
+    assert f'href="/account/sign-in/?next=/lessons/{lesson.slug}/"' in page
+    own = client.get(reverse("tutor:sign-in")).content.decode()
+    assert "?next=/account/sign-in/" not in own
