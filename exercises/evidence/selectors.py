@@ -199,11 +199,17 @@ def released_review_counts(user_ids: list[Any]) -> dict[Any, dict[int, list[str]
     result: dict[Any, dict[int, list[str]]] = {}
     reviews = (Review.objects.filter(submission__author_id__in=user_ids)
                .filter(Q(kind=Review.Kind.SELF) | Q(released_at__isnull=False))
-               .select_related("submission__task").order_by("kind", "created_at"))
+               .select_related("submission__task", "rubric_version").order_by("kind", "created_at"))
     for review in reviews:
         result.setdefault(review.submission.author_id, {}).setdefault(review.submission.task.lesson_id, []).append(
-            f"{review.submission.task.title}: {review.get_kind_display()}")
+            f"{review.submission.task.title}: {review.get_kind_display()} ({review_levels(review)})")
     return result
+
+
+def review_levels(review: Review) -> str:
+    """The level given on each criterion, in the rubric's order: what a review said, not a total."""
+    return ", ".join(f"{c['title']} {level_label(c, review.judgements.get(c['key'], ''))}"
+                     for c in review.rubric_version.criteria)
 
 
 def allocations_of(user: User, task: EvidenceTask) -> list[PeerAllocation]:
@@ -363,14 +369,20 @@ def _newest_submissions(learners: QuerySet, task_slug: str = "") -> list[Submiss
     return list(newest.values())
 
 
+QUEUE_SORTS = {"oldest": False, "newest": True}
+
+
 def instructor_queue(instructor: AnyUser, *, cohort_id: int | None = None, task_slug: str = "", state: str = "",
-                     flagged: bool = False, disagreement: bool = False) -> list[QueueRow]:
-    """Newest submissions of the instructor's cohorts, with the filters of the review queue."""
+                     flagged: bool = False, disagreement: bool = False, sort: str = "oldest") -> list[QueueRow]:
+    """Newest submissions of the instructor's cohorts, with the filters of the review queue, by submitted time
+    (oldest first unless ``sort`` is "newest": who has waited longest comes first)."""
     cohorts = instructor_cohorts(instructor)
     if cohort_id:
         cohorts = cohorts.filter(pk=cohort_id)
     learners = get_user_model().objects.filter(cohorts__in=cohorts).distinct()
-    rows = [_queue_row(s, peer_minimum(s)) for s in _newest_submissions(learners, task_slug)]
+    submissions = sorted(_newest_submissions(learners, task_slug), key=lambda s: (s.submitted_at, s.pk),
+                         reverse=QUEUE_SORTS.get(sort, False))
+    rows = [_queue_row(s, peer_minimum(s)) for s in submissions]
     return [row for row in rows
             if (not state or row.state == state) and (not flagged or row.open_flags)
             and (not disagreement or row.disagreement)]
@@ -473,6 +485,15 @@ def review_grid(instructor: AnyUser, submission: Submission) -> ReviewGrid | Non
 
 def cohorts_of(instructor: AnyUser) -> list[Cohort]:
     return list(Cohort.objects.taught_by(instructor))
+
+
+def access_cohort_learner(instructor: AnyUser, cohort_id: int, username: str) -> tuple[Cohort, User]:
+    """A learner of a cohort this instructor may see; 404 for anyone outside it, as for another cohort."""
+    cohort = access_cohort(instructor, cohort_id)
+    learner = cohort.learners.filter(username=username).first()
+    if learner is None:
+        raise NotFound(_("이 기수에 그런 학습자는 없습니다."))
+    return cohort, learner
 
 
 def access_cohort(instructor: AnyUser, cohort_id: int) -> Cohort:
