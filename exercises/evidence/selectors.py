@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from exercises.labs.models import LabRun
 from lessons.content import SLUG
+from lessons.fixture_changes import LineChange, changed_lines
 from lessons.selectors import RecordLink, access_lesson
 from tutor import access
 from tutor.access import AnyUser
@@ -93,6 +94,29 @@ def standard_changed(submission: Submission) -> bool:
     if submission.rubric_version_id != task.current_rubric_id:
         return True
     return bool(task.fixture is not None and submission.fixture_version_id != task.fixture.current_version_id)
+
+
+@dataclass
+class StandardChange:
+    """What "기준 변경됨" means for one submission: the rubric versions and the fixture lines, old → new."""
+
+    rubric: tuple[int, int] | None
+    fixture: tuple[int, int] | None
+    lines: list[LineChange]
+
+
+def standard_change(submission: Submission) -> StandardChange | None:
+    """The rubric and fixture changes since the submission was made, or None when nothing changed."""
+    if not standard_changed(submission):
+        return None
+    task = submission.task
+    current_rubric = task.current_rubric
+    rubric = ((submission.rubric_version.number, current_rubric.number)
+              if current_rubric is not None and submission.rubric_version_id != current_rubric.pk else None)
+    old, new = submission.fixture_version, task.fixture.current_version if task.fixture else None
+    if old is None or new is None or old.pk == new.pk:
+        return StandardChange(rubric=rubric, fixture=None, lines=[])
+    return StandardChange(rubric=rubric, fixture=(old.number, new.number), lines=changed_lines(old, new))
 
 
 def review_kind_for(user: AnyUser, submission: Submission) -> str | None:

@@ -150,7 +150,7 @@ def submission_detail(request: SignedInRequest, submission_id: int) -> HttpRespo
                     for review in reviews],
         "criteria": submission.rubric_version.criteria,
         "grid": selectors.review_grid(user, submission),
-        "standard_changed": selectors.standard_changed(submission),
+        "standard_changed": selectors.standard_change(submission),
         "review_kind": review_kind,
         "show_review_form": bool(review_kind) and not already_reviewed
         and (review_kind != Review.Kind.PEER or lease_live),
