@@ -75,6 +75,8 @@ def sanitize(fragment: str, *, images: bool = False) -> str:
         attributes=attributes,
         url_schemes={"http", "https", "mailto"},
         link_rel="noopener noreferrer",
+        # A code block or table may scroll sideways at 360 px: the keyboard must reach it to scroll it.
+        set_tag_attribute_values={"pre": {"tabindex": "0"}, "table": {"tabindex": "0"}},
     )
 
 

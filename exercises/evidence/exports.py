@@ -10,8 +10,10 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable
+from datetime import datetime
 
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from lessons.selectors import progress_of
@@ -27,6 +29,11 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 def neutralise(value: object) -> str:
     text = "" if value is None else str(value)
     return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def local_time(value: datetime | None) -> str:
+    """A time in the site's time zone, as the pages show it; the header names the zone."""
+    return timezone.localtime(value).isoformat(timespec="seconds") if value else ""
 
 
 def to_csv(rows: Iterable[list[object]]) -> str:
@@ -54,15 +61,16 @@ def review_rows(instructor: AnyUser) -> list[list[object]]:
         for criterion in submission.rubric_version.criteria:
             if (submission.task.slug, criterion["key"]) not in columns:
                 columns.append((submission.task.slug, criterion["key"]))
-    header: list[object] = ["task", "learner", "version", "submitted_at", "rubric_version", "fixture_version", "peer_minimum",
-              "review_kind", "reviewer", "review_released", *[f"{t}:{c}" for t, c in columns],
+    zone = timezone.get_current_timezone_name()
+    header: list[object] = ["task", "learner", "version", f"submitted_at ({zone})", "rubric_version", "fixture_version",
+              "peer_minimum", "review_kind", "reviewer", f"review_released ({zone})", *[f"{t}:{c}" for t, c in columns],
               "citations", "comment", "flags", "disagreement", "disagreement_resolution", "reproduction"]
     rows: list[list[object]] = [header]
     for submission in submissions:
         reviews: list[Review | None] = list(submission.reviews.all()) or [None]
         disagreement = "; ".join(disagreeing_criteria([r for r in reviews if r]))
         base = [submission.task.slug, submission.author.get_username(), submission.version,
-                submission.submitted_at.isoformat() if submission.submitted_at else "", submission.rubric_version.number,
+                local_time(submission.submitted_at), submission.rubric_version.number,
                 submission.fixture_version.number if submission.fixture_version else "", peer_minimum(submission)]
         by_key = {c["key"]: c for c in submission.rubric_version.criteria}
         for review in reviews:
@@ -80,7 +88,7 @@ def review_rows(instructor: AnyUser) -> list[list[object]]:
             flags = [f"{f.criterion}: {f.reason}" + (f" -> {f.resolution}" if f.resolved_at else "")
                      for f in review.flags.all()]
             rows.append([*base, review.kind, review.reviewer.get_username(),
-                         review.released_at.isoformat() if review.released_at else "", *levels,
+                         local_time(review.released_at), *levels,
                          "; ".join(f"{k}: {v}" for k, v in review.citations.items()), review.comment,
                          " | ".join(flags), disagreement, submission.disagreement_resolution,
                          " | ".join(reproductions)])

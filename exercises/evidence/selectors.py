@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from exercises.labs.models import LabRun
 from lessons.content import SLUG
+from lessons.fixture_changes import LineChange, changed_lines
 from lessons.selectors import RecordLink, access_lesson
 from tutor import access
 from tutor.access import AnyUser
@@ -94,6 +95,29 @@ def standard_changed(submission: Submission) -> bool:
     if submission.rubric_version_id != task.current_rubric_id:
         return True
     return bool(task.fixture is not None and submission.fixture_version_id != task.fixture.current_version_id)
+
+
+@dataclass
+class StandardChange:
+    """What "기준 변경됨" means for one submission: the rubric versions and the fixture lines, old → new."""
+
+    rubric: tuple[int, int] | None
+    fixture: tuple[int, int] | None
+    lines: list[LineChange]
+
+
+def standard_change(submission: Submission) -> StandardChange | None:
+    """The rubric and fixture changes since the submission was made, or None when nothing changed."""
+    if not standard_changed(submission):
+        return None
+    task = submission.task
+    current_rubric = task.current_rubric
+    rubric = ((submission.rubric_version.number, current_rubric.number)
+              if current_rubric is not None and submission.rubric_version_id != current_rubric.pk else None)
+    old, new = submission.fixture_version, task.fixture.current_version if task.fixture else None
+    if old is None or new is None or old.pk == new.pk:
+        return StandardChange(rubric=rubric, fixture=None, lines=[])
+    return StandardChange(rubric=rubric, fixture=(old.number, new.number), lines=changed_lines(old, new))
 
 
 def review_kind_for(user: AnyUser, submission: Submission) -> str | None:
@@ -204,11 +228,17 @@ def released_review_counts(user_ids: list[Any]) -> dict[Any, dict[int, list[str]
     result: dict[Any, dict[int, list[str]]] = {}
     reviews = (Review.objects.filter(submission__author_id__in=user_ids)
                .filter(Q(kind=Review.Kind.SELF) | Q(released_at__isnull=False))
-               .select_related("submission__task").order_by("kind", "created_at"))
+               .select_related("submission__task", "rubric_version").order_by("kind", "created_at"))
     for review in reviews:
         result.setdefault(review.submission.author_id, {}).setdefault(review.submission.task.lesson_id, []).append(
-            f"{review.submission.task.title}: {review.get_kind_display()}")
+            f"{review.submission.task.title}: {review.get_kind_display()} ({review_levels(review)})")
     return result
+
+
+def review_levels(review: Review) -> str:
+    """The level given on each criterion, in the rubric's order: what a review said, not a total."""
+    return ", ".join(f"{c['title']} {level_label(c, review.judgements.get(c['key'], ''))}"
+                     for c in review.rubric_version.criteria)
 
 
 def allocations_of(user: User, task: EvidenceTask) -> list[PeerAllocation]:
@@ -381,14 +411,20 @@ def _newest_submissions(learners: QuerySet, task_slug: str = "") -> list[Submiss
     return list(newest.values())
 
 
+QUEUE_SORTS = {"oldest": False, "newest": True}
+
+
 def instructor_queue(instructor: AnyUser, *, cohort_id: int | None = None, task_slug: str = "", state: str = "",
-                     flagged: bool = False, disagreement: bool = False) -> list[QueueRow]:
-    """Newest submissions of the instructor's cohorts, with the filters of the review queue."""
+                     flagged: bool = False, disagreement: bool = False, sort: str = "oldest") -> list[QueueRow]:
+    """Newest submissions of the instructor's cohorts, with the filters of the review queue, by submitted time
+    (oldest first unless ``sort`` is "newest": who has waited longest comes first)."""
     cohorts = instructor_cohorts(instructor)
     if cohort_id:
         cohorts = cohorts.filter(pk=cohort_id)
     learners = get_user_model().objects.filter(cohorts__in=cohorts).distinct()
-    rows = [_queue_row(s, peer_minimum(s)) for s in _newest_submissions(learners, task_slug)]
+    submissions = sorted(_newest_submissions(learners, task_slug), key=lambda s: (s.submitted_at, s.pk),
+                         reverse=QUEUE_SORTS.get(sort, False))
+    rows = [_queue_row(s, peer_minimum(s)) for s in submissions]
     return [row for row in rows
             if (not state or row.state == state) and (not flagged or row.open_flags)
             and (not disagreement or row.disagreement)]
@@ -491,6 +527,15 @@ def review_grid(instructor: AnyUser, submission: Submission) -> ReviewGrid | Non
 
 def cohorts_of(instructor: AnyUser) -> list[Cohort]:
     return list(Cohort.objects.taught_by(instructor))
+
+
+def access_cohort_learner(instructor: AnyUser, cohort_id: int, username: str) -> tuple[Cohort, User]:
+    """A learner of a cohort this instructor may see; 404 for anyone outside it, as for another cohort."""
+    cohort = access_cohort(instructor, cohort_id)
+    learner = cohort.learners.filter(username=username).first()
+    if learner is None:
+        raise NotFound(_("이 기수에 그런 학습자는 없습니다."))
+    return cohort, learner
 
 
 def access_cohort(instructor: AnyUser, cohort_id: int) -> Cohort:

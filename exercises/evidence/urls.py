@@ -8,6 +8,7 @@ urlpatterns = [
     path("export.csv", views.export_csv, name="export"),
     path("gradebook.csv", views.gradebook_csv, name="gradebook"),
     path("cohorts/<id:cohort_id>/progress/", views.cohort_progress, name="cohort-progress"),
+    path("cohorts/<id:cohort_id>/learners/<str:username>/", views.cohort_learner, name="cohort-learner"),
     path("cohorts/<id:cohort_id>/<slug:slug>/minimum/", views.cohort_minimum, name="cohort-minimum"),
     path("submissions/<id:submission_id>/", views.submission_detail, name="submission"),
     path("submissions/<id:submission_id>/assign/", views.assign, name="assign"),

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from exercises.labs.records import check_seal
 from lessons.rendering import render_markdown
-from lessons.selectors import progress_of_learners, published_lessons
+from lessons.selectors import progress_of, progress_of_learners, published_lessons
 from tutor import access
 from tutor.errors import NotFound, TutorError
 from tutor.http import SignedInRequest
@@ -155,7 +155,7 @@ def submission_detail(request: SignedInRequest, submission_id: int) -> HttpRespo
                     for review in reviews],
         "criteria": submission.rubric_version.criteria,
         "grid": selectors.review_grid(user, submission),
-        "standard_changed": selectors.standard_changed(submission),
+        "standard_changed": selectors.standard_change(submission),
         "review_kind": review_kind,
         "show_review_form": bool(review_kind) and not already_reviewed
         and (review_kind != Review.Kind.PEER or lease_live),
@@ -265,7 +265,7 @@ def queue(request: SignedInRequest) -> HttpResponse:
     rows = selectors.instructor_queue(
         request.user, cohort_id=int_or_none(cohort), task_slug=request.GET.get("task", ""),
         state=request.GET.get("state", ""), flagged="flagged" in request.GET,
-        disagreement="disagreement" in request.GET,
+        disagreement="disagreement" in request.GET, sort=request.GET.get("sort", "oldest"),
     )
     return render(request, "evidence/queue.html", {
         "rows": rows, "cohorts": selectors.cohorts_of(request.user),
@@ -324,6 +324,15 @@ def cohort_progress(request: SignedInRequest, cohort_id: int) -> HttpResponse:
     progress = progress_of_learners(learners, lessons=published_lessons())
     return render(request, "evidence/cohort_progress.html", {
         "cohort": cohort, "table": [(learner, progress[learner.pk]) for learner in learners],
+    })
+
+
+@require_safe
+def cohort_learner(request: SignedInRequest, cohort_id: int, username: str) -> HttpResponse:
+    """One learner of the instructor's cohort: each lesson's three tracks and a link to every record."""
+    cohort, learner = selectors.access_cohort_learner(request.user, cohort_id, username)
+    return render(request, "evidence/cohort_learner.html", {
+        "cohort": cohort, "learner": learner, "progress": progress_of(learner),
     })
 
 

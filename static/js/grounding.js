@@ -73,6 +73,8 @@
     if (!radio || radio.disabled) return;
     event.preventDefault();
     radio.checked = true;
+    // Focus follows the choice, so a following Space or arrow key acts on the checked radio.
+    radio.focus();
     radio.dispatchEvent(new Event("change", { bubbles: true }));
     announce(claim);
   });
