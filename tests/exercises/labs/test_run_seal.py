@@ -35,6 +35,8 @@ def tampered(name: str, value: Any, run: LabRun, other_user: User) -> Any:
         return "0" * 64
     if name == "user_id":
         return other_user.pk
+    if name == "purpose":
+        return "reproduction" if value != "reproduction" else "practice"
     if name == "lab_id":
         return Lab.objects.exclude(pk=value).values_list("pk", flat=True).first()
     if isinstance(value, bool):
