@@ -229,6 +229,12 @@ class Verdict:
 def check_one(hostile: Hostile, *, limits: Limits, config: SandboxConfig) -> Verdict:
     try:
         result = run_python(hostile.code, files=dict(hostile.files), limits=limits, config=config)
+        if result.status == "timeout" and not hostile.contained(result):
+            # A program that should have ended by itself ran out of wall clock. On a busy host
+            # (several workers testing at once) that says nothing about isolation, so it gets one
+            # more try with twice the time; it must then be contained like any other case.
+            longer = dataclasses.replace(limits, wall_seconds=limits.wall_seconds * 2)
+            result = run_python(hostile.code, files=dict(hostile.files), limits=longer, config=config)
     except Exception as exc:  # a runner fault is a failed check, never a crashed worker
         return Verdict(hostile.name, False, "error", f"{type(exc).__name__}: {exc}")
     if result.status == "refused":
