@@ -25,7 +25,7 @@ def start_worker() -> subprocess.Popen:
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 
 
-def wait_for(predicate, timeout: float = 40.0) -> None:
+def wait_for(predicate, timeout: float = 90.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline
