@@ -50,7 +50,7 @@ def submit_evidence(page, live_server, task: EvidenceTask, text: str, run: LabRu
 
 def finished_run(user: User, lab, key: str) -> LabRun:
     run = lab_services.request_run(user=user, lab=lab, code=lab.solution_code, step="run", idempotency_key=key)
-    deadline = time.monotonic() + 40
+    deadline = time.monotonic() + 90
     while not LabRun.objects.get(pk=run.pk).is_finished:
         assert time.monotonic() < deadline
         time.sleep(0.2)
