@@ -322,10 +322,7 @@ def peer_minimums(author: User, tasks: Iterable[EvidenceTask]) -> dict[int, int]
 
 def peer_minimum(submission: Submission) -> int:
     """A learner in several cohorts waits for the lowest minimum among them."""
-    cohorts = list(Cohort.objects.attended_by(submission.author))
-    if not cohorts:
-        return submission.task.default_min_peer_reviews
-    return min(peer_minimum_for(submission.task, cohort) for cohort in cohorts)
+    return peer_minimums(submission.author, [submission.task])[submission.task_id]
 
 
 def reviews_disagree(reviews: list[Review]) -> bool:
