@@ -82,7 +82,7 @@ def learner_client(learner: User) -> Client:
 
 @pytest.fixture(scope="session", autouse=True)
 def no_sandbox_process_left_behind() -> Iterator[None]:
-    """After the whole suite, no process of any sandbox slot user may remain, not even a zombie."""
+    """After the whole suite, no live process of any sandbox slot user may remain (zombies have exited)."""
     yield
     if os.geteuid() != 0:
         return

@@ -199,17 +199,30 @@ def hold(config: SandboxConfig, slot: int) -> Iterator[None]:
 
 
 def processes_of(uid: int) -> list[int]:
-    """Pids whose real uid is ``uid`` (read from /proc)."""
+    """Pids of live processes whose real uid is ``uid`` (read from /proc).
+
+    Zombies are left out: they have exited, run nothing and hold no memory.
+    They appear when a worker is killed and its sandbox's processes are
+    handed to a host init that never reaps them (this machine's PID 1 is
+    such an init); counting them would refuse the slot for ever.
+    """
     found = []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
         try:
-            if entry.stat().st_uid == uid:
+            if entry.stat().st_uid == uid and not _is_zombie(entry.path):
                 found.append(int(entry.name))
-        except FileNotFoundError:
+        except (FileNotFoundError, ProcessLookupError):
             continue
     return found
+
+
+def _is_zombie(proc_dir: str) -> bool:
+    """Read the state field of ``/proc/<pid>/stat`` (after the command name, which may hold spaces)."""
+    with open(os.path.join(proc_dir, "stat"), "rb") as stat_file:
+        fields = stat_file.read().rpartition(b")")[2].split()
+    return bool(fields) and fields[0] in (b"Z", b"X")
 
 
 def sweep(uid: int, *, timeout: float = 5.0) -> None:

@@ -268,3 +268,31 @@ def test_a_slot_uid_with_a_process_is_refused_and_the_process_left_alone(tmp_pat
 def test_uid_base_does_not_overlap_the_old_scheme() -> None:
     config = conf.sandbox_config()
     assert config.slot_uid_base >= 61000 + 8 or config.slot_uid_base + config.slots <= 61000
+
+
+@root_only
+def test_a_zombie_of_a_slot_user_is_not_a_live_process() -> None:
+    """A slot user's exited-but-unreaped process is not counted as left behind; a live one is.
+
+    A killed worker's sandbox processes go to the host's init, and an init
+    that never reaps (this machine's) would otherwise refuse the slot for ever.
+    """
+    from exercises.labs.sandbox.slots import processes_of
+
+    uid = conf.sandbox_config().slot_uid_base + 900  # beyond every slot, so no run uses it
+    zombie = os.fork()
+    if zombie == 0:
+        os.setuid(uid)
+        os._exit(0)
+    live = subprocess.Popen(["sleep", "30"], user=uid)
+    try:
+        deadline = time.monotonic() + 5
+        while Path(f"/proc/{zombie}/stat").read_text().rpartition(")")[2].split()[0] != "Z":
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert processes_of(uid) == [live.pid]
+    finally:
+        live.kill()
+        live.wait()
+        os.waitpid(zombie, 0)
+    assert processes_of(uid) == []
