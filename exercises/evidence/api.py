@@ -16,15 +16,20 @@ from .schemas import FlagIn, QueueRowOut, ReviewIn, SubmissionOut
 router = Router(tags=["남길 증거"])
 
 
-def submission_out(viewer: AnyUser, submission: Submission) -> dict:
+def submission_out(viewer: AnyUser, submission: Submission, *, reviews: list[Review] | None = None,
+                   run_ids: list[int] | None = None) -> dict:
+    """The submission as ``viewer`` may see it; lists pass the ``reviews`` and ``run_ids`` they read at once."""
     changed = selectors.standard_changed(submission)
     fixture_number = submission.fixture_version.number if submission.fixture_version else None
-    reviews = selectors.reviews_visible_to(viewer, submission)
+    if reviews is None:
+        reviews = selectors.reviews_visible_to(viewer, submission)
+    if run_ids is None:
+        run_ids = list(submission.lab_runs.order_by("pk").values_list("pk", flat=True))
     return {
         "id": submission.pk, "task": submission.task.slug, "version": submission.version,
         "author": selectors.name_of_author(viewer, submission),
         "text": submission.text, "cited_lines": submission.cited_lines,
-        "lab_runs": list(submission.lab_runs.values_list("pk", flat=True)),
+        "lab_runs": run_ids,
         "rubric_version": submission.rubric_version.number, "fixture_version": fixture_number,
         "standard_changed": changed, "submitted_at": submission.submitted_at,
         "released_reviews": sum(1 for r in reviews if r.released_at),
@@ -38,9 +43,8 @@ def submission_out(viewer: AnyUser, submission: Submission) -> dict:
 
 @router.get("/submissions", response=list[SubmissionOut], summary="내 제출 (제출한 판)")
 def my_submissions(request: ApiRequest) -> list[dict]:
-    submissions = (Submission.objects.submitted().filter(author=request.auth)
-                   .select_related("task__fixture", "rubric_version", "fixture_version", "author"))
-    return [submission_out(request.auth, s) for s in submissions]
+    return [submission_out(request.auth, listed.submission, reviews=listed.reviews, run_ids=listed.run_ids)
+            for listed in selectors.submitted_versions_of(request.auth)]
 
 
 @router.get("/submissions/{submission_id}", response=SubmissionOut, summary="제출 하나 (본인, 배정된 동료, 강사)")

@@ -13,14 +13,16 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
+from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from lessons.selectors import progress_of
+from lessons.selectors import progress_of_learners, published_lessons
 from tutor.access import AnyUser
+from tutor.models import Cohort
 
 from .models import Review, Submission
-from .selectors import disagreeing_criteria, instructor_cohorts, level_label, peer_minimum
+from .selectors import disagreeing_criteria, instructor_cohorts, level_label, peer_minimums_of
 
 BOM = "\ufeff"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -56,6 +58,7 @@ def _submissions_of_cohorts(instructor: AnyUser) -> list[Submission]:
 def review_rows(instructor: AnyUser) -> list[list[object]]:
     """One row per review (or per unreviewed version), every version, one column per task/criterion."""
     submissions = _submissions_of_cohorts(instructor)
+    minimums = peer_minimums_of(submissions)
     columns: list[tuple[str, str]] = []
     for submission in submissions:
         for criterion in submission.rubric_version.criteria:
@@ -71,7 +74,7 @@ def review_rows(instructor: AnyUser) -> list[list[object]]:
         disagreement = "; ".join(disagreeing_criteria([r for r in reviews if r]))
         base = [submission.task.slug, submission.author.get_username(), submission.version,
                 local_time(submission.submitted_at), submission.rubric_version.number,
-                submission.fixture_version.number if submission.fixture_version else "", peer_minimum(submission)]
+                submission.fixture_version.number if submission.fixture_version else "", minimums[submission.pk]]
         by_key = {c["key"]: c for c in submission.rubric_version.criteria}
         for review in reviews:
             levels = [level_label(by_key[c], review.judgements.get(c, "")) if review and t == submission.task.slug
@@ -96,20 +99,29 @@ def review_rows(instructor: AnyUser) -> list[list[object]]:
 
 
 def gradebook_rows(instructor: AnyUser) -> list[list[object]]:
-    """One row per learner and lesson: completion, self-report and review levels side by side; never a total."""
+    """One row per learner and lesson: completion, self-report and review levels side by side; never a total.
+
+    Read for the whole class at once (memberships, progress, reviews), so the
+    file costs the same few queries for 5 learners or 50.
+    """
     cohorts = list(instructor_cohorts(instructor))
-    learners = get_user_model().objects.filter(cohorts__in=cohorts).distinct().order_by("username")
+    learners = list(get_user_model().objects.filter(cohorts__in=cohorts).distinct().order_by("username")
+                    .prefetch_related(Prefetch("cohorts", queryset=Cohort.objects.filter(pk__in=[c.pk for c in cohorts])
+                                               .order_by("name"), to_attr="cohorts_in_export")))
+    progress = progress_of_learners(learners, lessons=published_lessons())
+    reviews_of: dict[int, list[Review]] = {}
+    for review in (Review.objects.filter(submission__author__in=learners)
+                   .select_related("submission__task", "rubric_version")
+                   .order_by("submission__task__order", "submission__version", "created_at")):
+        reviews_of.setdefault(review.submission.author_id, []).append(review)
     rows: list[list[object]] = [["learner", "cohorts", "lesson", "completion", "self_report", "review_levels"]]
     for learner in learners:
-        names = ", ".join(c.name for c in cohorts if learner.cohorts.filter(pk=c.pk).exists())
-        reviews = (Review.objects.filter(submission__author=learner).select_related("submission__task",
-                                                                                    "rubric_version")
-                   .order_by("submission__task__order", "submission__version", "created_at"))
-        for entry in progress_of(learner):
+        names = ", ".join(c.name for c in learner.cohorts_in_export)
+        for entry in progress[learner.pk]:
             completion = (f"{entry.parts_reached}/{entry.parts_total}" + (f"; labs {entry.labs_run}"
                           if entry.labs_run else "")) if entry.opened_at else ""
             levels = []
-            for review in reviews:
+            for review in reviews_of.get(learner.pk, []):
                 if review.submission.task.lesson_id != entry.lesson.pk:
                     continue
                 judged = ", ".join(f"{c['key']}={level_label(c, review.judgements.get(c['key'], ''))}"

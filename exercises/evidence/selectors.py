@@ -35,7 +35,6 @@ from .models import (
     Review,
     Submission,
 )
-from .peer import handed_authors, peer_refusal
 
 
 def tasks_of_lesson(lesson_id: int) -> QuerySet[EvidenceTask]:
@@ -153,16 +152,46 @@ def access_flag(user: AnyUser, flag_id: int) -> Flag:
     return flag
 
 
+def _shown_reviews() -> QuerySet[Review]:
+    return Review.objects.select_related("reviewer", "rubric_version", "cohort").prefetch_related("flags").order_by(
+        "created_at", "pk")
+
+
 def reviews_visible_to(user: AnyUser, submission: Submission) -> list[Review]:
     """Instructors see every review; the author their own self-review and each review once it is released;
     a peer only what they wrote."""
-    reviews = submission.reviews.select_related("reviewer", "rubric_version", "cohort").prefetch_related("flags")
-    reviews = reviews.order_by("created_at")
+    return visible_among(user, submission, list(_shown_reviews().filter(submission=submission)))
+
+
+def visible_among(user: AnyUser, submission: Submission, reviews: list[Review]) -> list[Review]:
+    """``reviews_visible_to`` over reviews already read (for lists, which read them all at once)."""
     if access.sees_unreleased(user, author=submission.author):
-        return list(reviews)
+        return reviews
     if user.pk == submission.author_id:
-        return list(reviews.filter(Q(kind=Review.Kind.SELF) | Q(released_at__isnull=False)))
-    return list(reviews.filter(reviewer_id=user.pk))
+        return [r for r in reviews if r.kind == Review.Kind.SELF or r.released_at is not None]
+    return [r for r in reviews if r.reviewer_id == user.pk]
+
+
+@dataclass
+class ListedSubmission:
+    """One of the author's submitted versions with the reviews they may read and the runs attached."""
+
+    submission: Submission
+    reviews: list[Review]
+    run_ids: list[int]
+
+
+def submitted_versions_of(author: User) -> list[ListedSubmission]:
+    """Every submitted version of the author's, in a fixed number of queries however many there are."""
+    submissions = (Submission.objects.submitted().filter(author=author)
+                   .select_related("task__fixture", "rubric_version", "fixture_version", "author")
+                   .prefetch_related(Prefetch("reviews", queryset=_shown_reviews(), to_attr="read_reviews"),
+                                     Prefetch("lab_runs", queryset=LabRun.objects.only("pk").order_by("pk"),
+                                              to_attr="read_runs"))
+                   .order_by("task__order", "version"))
+    return [ListedSubmission(submission=s, reviews=visible_among(author, s, s.read_reviews),
+                             run_ids=[run.pk for run in s.read_runs])
+            for s in submissions]
 
 
 def flags_visible_to(user: AnyUser, review: Review) -> list[tuple[Flag, str]]:
@@ -299,30 +328,40 @@ def calibration_comparison(practice: CalibrationReview) -> list[CalibrationLine]
 # Instructors' views
 
 
-def peer_minimum_for(task: EvidenceTask, cohort: Cohort | None) -> int:
-    """The cohort's own minimum if it set one, else the file's default."""
-    if cohort is None:
-        return task.default_min_peer_reviews
-    setting = CohortTaskSetting.objects.filter(task=task, cohort=cohort).first()
-    return setting.min_peer_reviews if setting else task.default_min_peer_reviews
+def _minimums(pairs: list[tuple[int, EvidenceTask]]) -> dict[tuple[int, int], int]:
+    """The peer minimum for each (author id, task), in two queries whatever their number.
+
+    A learner in several cohorts waits for the lowest minimum among them; a
+    cohort that set none uses the file's default, and so does a learner in none.
+    """
+    memberships = Cohort.learners.through.objects.filter(user_id__in={author for author, _task in pairs})
+    cohorts_of: dict[int, list[int]] = {}
+    for user_id, cohort_id in memberships.values_list("user_id", "cohort_id"):
+        cohorts_of.setdefault(user_id, []).append(cohort_id)
+    chosen = {(setting.task_id, setting.cohort_id): setting.min_peer_reviews
+              for setting in CohortTaskSetting.objects.filter(
+                  cohort_id__in={c for cohorts in cohorts_of.values() for c in cohorts},
+                  task__in={task.pk for _author, task in pairs})}
+    return {(author, task.pk): min((chosen.get((task.pk, cohort), task.default_min_peer_reviews)
+                                    for cohort in cohorts_of.get(author, [])), default=task.default_min_peer_reviews)
+            for author, task in pairs}
 
 
 def peer_minimums(author: User, tasks: Iterable[EvidenceTask]) -> dict[int, int]:
-    """``peer_minimum`` for many of one author's tasks at once, in two queries whatever their number."""
-    tasks = list(tasks)
-    cohorts = list(Cohort.objects.attended_by(author).values_list("pk", flat=True))
-    chosen: dict[int, dict[int, int]] = {}
-    for setting in CohortTaskSetting.objects.filter(cohort_id__in=cohorts, task__in=tasks):
-        chosen.setdefault(setting.task_id, {})[setting.cohort_id] = setting.min_peer_reviews
-    if not cohorts:
-        return {task.pk: task.default_min_peer_reviews for task in tasks}
-    return {task.pk: min(chosen.get(task.pk, {}).get(cohort, task.default_min_peer_reviews) for cohort in cohorts)
-            for task in tasks}
+    """``peer_minimum`` for many of one author's tasks at once."""
+    return {task_id: minimum for (_author, task_id), minimum in _minimums([(author.pk, t) for t in tasks]).items()}
+
+
+def peer_minimums_of(submissions: Iterable[Submission]) -> dict[int, int]:
+    """``peer_minimum`` for many authors' submissions at once, by submission id."""
+    submissions = list(submissions)
+    minimums = _minimums([(s.author_id, s.task) for s in submissions])
+    return {s.pk: minimums[(s.author_id, s.task_id)] for s in submissions}
 
 
 def peer_minimum(submission: Submission) -> int:
     """A learner in several cohorts waits for the lowest minimum among them."""
-    return peer_minimums(submission.author, [submission.task])[submission.task_id]
+    return peer_minimums_of([submission])[submission.pk]
 
 
 def reviews_disagree(reviews: list[Review]) -> bool:
@@ -421,7 +460,8 @@ def instructor_queue(instructor: AnyUser, *, cohort_id: int | None = None, task_
     learners = get_user_model().objects.filter(cohorts__in=cohorts).distinct()
     submissions = sorted(_newest_submissions(learners, task_slug), key=lambda s: (s.submitted_at, s.pk),
                          reverse=QUEUE_SORTS.get(sort, False))
-    rows = [_queue_row(s, peer_minimum(s)) for s in submissions]
+    minimums = peer_minimums_of(submissions)
+    rows = [_queue_row(s, minimums[s.pk]) for s in submissions]
     return [row for row in rows
             if (not state or row.state == state) and (not flagged or row.open_flags)
             and (not disagreement or row.disagreement)]
@@ -449,37 +489,71 @@ class CohortWaiting:
     rows: list[WaitingRow]
 
 
-def reviewer_candidates(instructor: AnyUser, submission: Submission) -> list[Candidate]:
-    """Learners of any cohort the instructor teaches who may take this submission: they submitted the task,
-    practised where asked, were never handed this author; least loaded first."""
-    cohorts = instructor_cohorts(instructor)
-    now = timezone.now()
-    people = (get_user_model().objects.filter(cohorts__in=cohorts).exclude(pk=submission.author_id)
-              .filter(evidence_submissions__task=submission.task, evidence_submissions__status="submitted")
-              .distinct().order_by("username"))
-    result = []
-    for person in people:
-        if peer_refusal(person, submission.task):
-            continue
-        if submission.author_id in set(handed_authors(person, submission.task).values_list("submission__author",
-                                                                                          flat=True)):
-            continue
-        load = PeerAllocation.objects.counting(now).filter(reviewer=person, submission__task=submission.task).count()
-        result.append(Candidate(user=person, load=load))
-    return sorted(result, key=lambda c: (c.load, c.user.get_username()))
+@dataclass
+class ReviewerPool:
+    """Who among the instructor's learners could take peer work, read once for every waiting row.
+
+    The same rules as ``peer.peer_refusal`` and ``peer.handed_authors``, held as
+    sets so a queue of any length costs a fixed number of queries: a candidate
+    submitted the task, practised on an example where the task has any, is not
+    the author and was never handed this author's work of the task.
+    """
+
+    people: list[User]
+    submitted: set[tuple[int, int]]  # (task, learner)
+    must_practise: set[int]  # tasks with active calibration examples
+    practised: set[tuple[int, int]]  # (task, learner)
+    handed: set[tuple[int, int, int]]  # (task, reviewer, author)
+    load: dict[tuple[int, int], int]  # (task, reviewer) -> allocations that stand for a review
+
+    def candidates_for(self, submission: Submission) -> list[Candidate]:
+        """Least loaded first, then by name."""
+        task = submission.task_id
+        result = [Candidate(user=person, load=self.load.get((task, person.pk), 0)) for person in self.people
+                  if person.pk != submission.author_id and (task, person.pk) in self.submitted
+                  and (task not in self.must_practise or (task, person.pk) in self.practised)
+                  and (task, person.pk, submission.author_id) not in self.handed]
+        return sorted(result, key=lambda c: (c.load, c.user.get_username()))
+
+
+def reviewer_pool(instructor: AnyUser, tasks: Iterable[int]) -> ReviewerPool:
+    """The ``ReviewerPool`` of the learners of every cohort the instructor teaches, for the given task ids."""
+    task_ids = set(tasks)
+    learners = get_user_model().objects.filter(cohorts__in=instructor_cohorts(instructor)).distinct()
+    ids = learners.values("pk")
+    must_practise = set(CalibrationExample.objects.filter(task_id__in=task_ids, is_active=True)
+                        .values_list("task_id", flat=True))
+    counting = (PeerAllocation.objects.counting(timezone.now()).filter(submission__task_id__in=task_ids,
+                                                                       reviewer_id__in=ids)
+                .values_list("submission__task_id", "reviewer_id").annotate(n=Count("pk")))
+    return ReviewerPool(
+        people=list(learners.order_by("username")),
+        submitted=set(Submission.objects.submitted().filter(task_id__in=task_ids, author_id__in=ids)
+                      .values_list("task_id", "author_id")),
+        must_practise=must_practise,
+        practised=set(CalibrationReview.objects.filter(example__task_id__in=must_practise, example__is_active=True,
+                                                       reviewer_id__in=ids)
+                      .values_list("example__task_id", "reviewer_id")),
+        handed=set(PeerAllocation.objects.filter(submission__task_id__in=task_ids, reviewer_id__in=ids)
+                   .values_list("submission__task_id", "reviewer_id", "submission__author_id")),
+        load={(task, reviewer): n for task, reviewer, n in counting},
+    )
 
 
 def waiting_list(instructor: AnyUser) -> list[CohortWaiting]:
     """Per cohort the instructor teaches: who is waiting for peer reviews, and who could review them."""
-    result = []
-    for cohort in instructor_cohorts(instructor).order_by("name"):
-        rows = []
-        for submission in _newest_submissions(cohort.learners.all()):
-            row = _queue_row(submission, peer_minimum_for(submission.task, cohort))
-            if row.waiting_for_peers:
-                rows.append(WaitingRow(row=row, candidates=reviewer_candidates(instructor, submission)))
-        result.append(CohortWaiting(cohort=cohort, rows=rows))
-    return result
+    cohorts = list(instructor_cohorts(instructor).order_by("name"))
+    chosen = {(setting.task_id, setting.cohort_id): setting.min_peer_reviews
+              for setting in CohortTaskSetting.objects.filter(cohort__in=cohorts)}
+    waiting: list[tuple[Cohort, list[QueueRow]]] = []
+    for cohort in cohorts:
+        rows = [_queue_row(s, chosen.get((s.task_id, cohort.pk), s.task.default_min_peer_reviews))
+                for s in _newest_submissions(cohort.learners.all())]
+        waiting.append((cohort, [row for row in rows if row.waiting_for_peers]))
+    pool = reviewer_pool(instructor, {row.submission.task_id for _cohort, rows in waiting for row in rows})
+    return [CohortWaiting(cohort=cohort, rows=[WaitingRow(row=row, candidates=pool.candidates_for(row.submission))
+                                               for row in rows])
+            for cohort, rows in waiting]
 
 
 @dataclass

@@ -204,3 +204,30 @@ def test_a_reproduction_compares_every_result_and_says_what_changed(learner: Use
                                     fixture_versions={"book-requests": {"number": 2, "digest": "d2"}},
                                     **{**common, "stderr": "경고", "check_results": [{"id": "c1", "passed": False}]})
     assert peer.compare_runs(original, changed) == (["stderr", "checks"], ["lab", "fixture:book-requests"])
+
+
+def test_the_instructors_candidates_follow_the_same_gates_as_asking(make_user, instructor: User,
+                                                                   calibrated_task: EvidenceTask) -> None:
+    """The queue's reviewer list, read in bulk, offers exactly the learners the peer gates would let through:
+    submitted, practised where the task asks, not the author, never handed this author; least loaded first."""
+    task = calibrated_task
+    author, ready, unpractised, absent, handed = (make_user(name) for name in
+                                                  ("author", "ready", "unpractised", "absent", "handed"))
+    mine = submitted(author, task)
+    for person in (ready, unpractised, handed):
+        submitted(person, task, f"{person.username} 글")
+    for person in (ready, handed):
+        practise(person, task)
+    assert peer.allocate_peer_work(reviewer=handed, task=task).submission.author in (author, ready)
+
+    def offered() -> list[str]:
+        pool = selectors.reviewer_pool(instructor, [task.pk])
+        return [c.user.username for c in pool.candidates_for(mine)]
+
+    expected = [p.username for p in (ready, unpractised, absent, handed)
+                if not peer.peer_refusal(p, task) and not peer.handed_authors(p, task).filter(
+                    submission__author=author).exists()]
+    assert offered() == expected
+    assert "ready" in expected and "unpractised" not in expected and "absent" not in expected
+    practise(unpractised, task)
+    assert "unpractised" in offered()
