@@ -9,7 +9,7 @@ from typing import Any
 
 from django.apps import apps
 from django.contrib.auth.models import User
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils.translation import gettext
 
 from tutor import access
@@ -22,6 +22,7 @@ from .models import (
     Lesson,
     LessonDiagram,
     LessonFile,
+    LessonQuerySet,
     PartKey,
     SelfCheck,
     SelfReport,
@@ -33,10 +34,12 @@ def visible_lessons(user: AnyUser) -> list[Lesson]:
 
     For lists: each version's parts (the whole lesson as HTML, JSON) are left unread.
     """
+    return list(_listed_lessons(user))
+
+
+def _listed_lessons(user: AnyUser) -> LessonQuerySet:
     lessons = Lesson.objects.with_current().filter(current_version__isnull=False).defer("current_version__parts")
-    if not access.may_see_unpublished(user):
-        lessons = lessons.published()
-    return list(lessons)
+    return lessons if access.may_see_unpublished(user) else lessons.published()
 
 
 def published_lessons() -> list[Lesson]:
@@ -88,8 +91,8 @@ def access_diagram(user: AnyUser, slug: str, digest: str, name: str) -> LessonDi
 
 def next_lesson(user: AnyUser, lesson: Lesson) -> Lesson | None:
     """The lesson after ``lesson`` in course order among those ``user`` may read, if any."""
-    later = [other for other in visible_lessons(user) if (other.order, other.slug) > (lesson.order, lesson.slug)]
-    return later[0] if later else None
+    later = Q(order__gt=lesson.order) | Q(order=lesson.order, slug__gt=lesson.slug)
+    return _listed_lessons(user).filter(later).order_by("order", "slug").first()
 
 
 def reports_for(user: AnyUser, lesson: Lesson) -> dict[str, SelfReport]:

@@ -11,8 +11,8 @@ from django.views.decorators.http import require_POST, require_safe
 from tutor import access
 from tutor.http import Request, SignedInRequest
 
-from . import selectors, services
-from .models import CompletionRecord, Course, PartKey, SelfReport
+from . import page_cache, selectors, services
+from .models import CompletionRecord, Course, Lesson, PartKey, SelfReport
 
 
 @require_safe
@@ -40,6 +40,14 @@ def lesson_detail(request: Request, slug: str) -> HttpResponse:
     lesson = selectors.access_lesson(request.user, slug)
     if request.user.is_authenticated:
         services.record_completion(user=request.user, lesson=lesson, kind=CompletionRecord.Kind.OPENED)
+    next_lesson = selectors.next_lesson(request.user, lesson)
+    if page_cache.is_plain_visitor(request):
+        return page_cache.visitor_page(page_cache.lesson_page_key(lesson, next_lesson),
+                                       lambda: _lesson_page(request, lesson, next_lesson))
+    return _lesson_page(request, lesson, next_lesson)
+
+
+def _lesson_page(request: Request, lesson: Lesson, next_lesson: Lesson | None) -> HttpResponse:
     version = lesson.current_version
     assert version is not None  # access_lesson returns only lessons with a version
     reports = selectors.reports_for(request.user, lesson)
@@ -50,7 +58,7 @@ def lesson_detail(request: Request, slug: str) -> HttpResponse:
             "version": version,
             "self_checks": [(check, reports.get(check.key)) for check in version.self_checks.all()],
             "files": list(version.files.all()),
-            "next_lesson": selectors.next_lesson(request.user, lesson),
+            "next_lesson": next_lesson,
             "confidence_choices": SelfReport.Confidence.choices,
             "self_check_part": PartKey.SELF_CHECK.value,
             "explain_part": PartKey.EXPLAIN.value,

@@ -35,3 +35,9 @@ class EvidenceConfig(AppConfig):
         from .selectors import record_links_of
 
         return record_links_of(user)
+
+    def lesson_listing(self, lesson_id: int) -> list[Any]:
+        """Called by ``lessons.page_cache``: exactly what a lesson page lists of its evidence tasks."""
+        from .selectors import tasks_of_lesson
+
+        return list(tasks_of_lesson(lesson_id).values_list("pk", "slug", "title", "kind"))

@@ -28,3 +28,9 @@ class GroundingConfig(AppConfig):
         from .selectors import record_links_of
 
         return record_links_of(user)
+
+    def lesson_listing(self, lesson_id: int) -> list[Any]:
+        """Called by ``lessons.page_cache``: exactly what a lesson page lists of its exercises."""
+        from .selectors import exercises_of_lesson
+
+        return list(exercises_of_lesson(lesson_id).values_list("pk", "slug", "title", "summary"))

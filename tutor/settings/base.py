@@ -116,6 +116,13 @@ TEMPLATES = [
     },
 ]
 
+# "pages" holds visitors' lesson pages, per process, under a digest of what they show (lessons.page_cache).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages", "TIMEOUT": 3600,
+              "OPTIONS": {"MAX_ENTRIES": 500}},
+}
+
 DATABASES = {"default": dj_database_url.config(default=f"sqlite:///{VAR_DIR / 'tutor.sqlite3'}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets the web processes read while the task worker writes; a writer waits
@@ -259,6 +266,9 @@ LAB_MAX_QUEUE_DEPTH = int(os.environ.get("LAB_MAX_QUEUE_DEPTH", "40"))
 # A run still "running" this long after it started lost its worker.
 LAB_STALE_AFTER_SECONDS = int(os.environ.get("LAB_STALE_AFTER_SECONDS", "60"))
 LAB_WORKER_POLL_SECONDS = float(os.environ.get("LAB_WORKER_POLL_SECONDS", "0.05"))
+# Runs one worker process executes at once. A run mostly waits (namespaces, exec, the program's own
+# pauses), so a few at once keep the cores busy; the host-wide sandbox slots still bound the total.
+LAB_WORKER_THREADS = int(os.environ.get("LAB_WORKER_THREADS", "3"))
 
 # A peer reviewer's lease on a submission ends after this many hours unless reviewed or given back.
 EVIDENCE_PEER_LEASE_HOURS = float(os.environ.get("EVIDENCE_PEER_LEASE_HOURS", "8"))

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import os
 import socket
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
+from types import FrameType
 from typing import Any
 
 from django.conf import settings
@@ -23,21 +26,29 @@ from exercises.labs.services import record_sandbox_health, settle_stale_runs
 
 
 class WakeableWorker(Worker):
-    """django-tasks' database worker, idle without burning a core and woken when a run is queued.
+    """django-tasks' database worker, running a few runs at once, idle without burning a core.
 
-    Right after a task it polls again at once; while idle it waits on the wake-up
-    channel (``exercises.labs.wakeup``) with a poll interval that doubles up to
+    The main thread claims tasks and hands each to one of ``threads`` runner
+    threads; it claims only while one is free, so nothing waits inside this
+    process that another worker could have taken. Right after a claim it polls
+    again at once; while idle it waits on the wake-up channel
+    (``exercises.labs.wakeup``) with a poll interval that doubles up to
     ``LAB_WORKER_IDLE_POLL_SECONDS``, so a missed wake-up costs at most that long.
     Claiming stays the library's: ``select_for_update(skip_locked=True)`` in one
     transaction, so several workers on several hosts never take the same task.
     """
 
-    def __init__(self, *, waiter: wakeup.Waiter, idle_poll: float, health: SandboxHealth, **kwargs: Any) -> None:
+    def __init__(self, *, waiter: wakeup.Waiter, idle_poll: float, health: SandboxHealth, threads: int,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.waiter = waiter
         self.idle_poll = idle_poll
         self.health = health
         self.last_beat = 0.0
+        self.threads = max(1, threads)
+        self.free = threading.Semaphore(self.threads)
+        self.in_flight = 0
+        self.in_flight_lock = threading.Lock()
 
     def beat(self) -> None:
         """Mark this worker alive now and then, so the site knows whose check still counts."""
@@ -59,16 +70,31 @@ class WakeableWorker(Worker):
                 return None
         return task_result
 
+    def shutdown(self, signum: int, frame: FrameType | None) -> None:
+        """Stop claiming; runs already taken finish first (a second signal still ends everything at once)."""
+        with self.in_flight_lock:
+            self.running_task = self.in_flight > 0
+        super().shutdown(signum, frame)
+
     def run(self) -> None:
+        with ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="lab-run") as pool:
+            self._claim_loop(pool)
+
+    def _claim_loop(self, pool: ThreadPoolExecutor) -> None:
         interval = self.interval
         while self.running:
             close_old_connections()
             self.beat()
+            if not self.free.acquire(timeout=self.idle_poll):
+                continue  # every runner thread is busy
             task_result = self.claim_next()
             if task_result is not None:
-                self.run_task(task_result)
+                with self.in_flight_lock:
+                    self.in_flight += 1
+                pool.submit(self._run_in_thread, task_result)
                 interval = self.interval
                 continue
+            self.free.release()
             if self.batch:
                 return
             close_old_connections()
@@ -76,6 +102,16 @@ class WakeableWorker(Worker):
                 interval = self.interval
             else:
                 interval = min(interval * 2, self.idle_poll)
+
+    def _run_in_thread(self, task_result: DBTaskResult) -> None:
+        try:
+            close_old_connections()
+            self.run_task(task_result)
+        finally:
+            with self.in_flight_lock:
+                self.in_flight -= 1
+            close_old_connections()  # this thread's own connection, as Django does after a request
+            self.free.release()
 
 
 class Command(BaseCommand):
@@ -106,6 +142,7 @@ class Command(BaseCommand):
         waiter = wakeup.open_waiter()
         worker = WakeableWorker(
             waiter=waiter, idle_poll=settings.LAB_WORKER_IDLE_POLL_SECONDS, health=health,
+            threads=settings.LAB_WORKER_THREADS,
             queue_names=["default"], interval=settings.LAB_WORKER_POLL_SECONDS, batch=batch,
             backend_name="default", startup_delay=False, max_tasks=None,
             worker_id=f"{socket.gethostname()}:{os.getpid()}"[:64], excluded_queue_names=[],
