@@ -13,11 +13,13 @@ from django import forms
 from django.contrib import admin, messages
 from django.db import transaction
 from django.http import HttpRequest
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
 from tutor.admin import ReadOnlyAdmin, staff
 
+from .fixture_changes import changed_numbers
 from .fixture_checks import personal_data_findings, refusal_message
+from .fixture_refs import affected_by, uses_of
 from .models import Fixture, FixtureVersion, Lesson, LessonVersion
 from .services import create_fixture_version, set_lesson_published
 
@@ -56,8 +58,13 @@ class LessonVersionAdmin(ReadOnlyAdmin):
 
 
 class FixtureForm(forms.ModelForm):
+    """Edit a fixture's text; a change that reaches lines keys or texts rest on must be confirmed first."""
+
     text = forms.CharField(label="내용 (가상 자료)", widget=forms.Textarea(attrs={"rows": 14}))
     reason = forms.CharField(label="고친 이유", max_length=300)
+    confirm_changed_lines = forms.BooleanField(
+        label="바뀐 줄에 기대는 답안 키와 글을 확인했습니다", required=False,
+        help_text="바뀐 줄을 가리키는 곳이 있으면 저장 전에 목록을 보여 드립니다. 확인한 뒤 이 칸을 고르고 다시 저장하세요.")
 
     class Meta:
         model = Fixture
@@ -74,6 +81,23 @@ class FixtureForm(forms.ModelForm):
         if findings:
             raise forms.ValidationError(refusal_message(findings))
         return text
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        current = self.instance.current_version if self.instance.pk else None
+        text = cleaned.get("text")
+        if current is None or text is None or cleaned.get("confirm_changed_lines"):
+            return cleaned
+        changed = changed_numbers(current.text, text)
+        affected = affected_by(uses_of(self.instance), changed)
+        if affected:
+            raise forms.ValidationError(
+                [f"바뀌는 줄({', '.join(map(str, sorted(changed)))}번)에 기대는 곳이 {len(affected)}군데 있습니다. "
+                 "아래를 확인하고, 그대로 저장하려면 '확인했습니다' 칸을 고르세요."]
+                + [f"{use.kind} · {use.label} — " + (f"{', '.join(map(str, sorted(use.lines)))}번 줄"
+                                                    if use.lines is not None else "자료 전체")
+                   for use in affected])
+        return cleaned
 
 
 class FixtureVersionInline(admin.TabularInline):
@@ -96,7 +120,17 @@ class FixtureVersionInline(admin.TabularInline):
 class FixtureAdmin(admin.ModelAdmin):
     form = FixtureForm
     list_display = ["title", "slug", "is_fictional", "current_version"]
-    readonly_fields = ["slug", "lesson", "is_fictional"]
+    readonly_fields = ["slug", "lesson", "is_fictional", "uses"]
+
+    @admin.display(description="사용처 (이 자료에 기대는 곳)")
+    def uses(self, fixture: Fixture) -> str:
+        found = uses_of(fixture) if fixture.pk else []
+        if not found:
+            return "-"
+        return format_html("<ul>{}</ul>", format_html_join(
+            "", "<li>{} · {} — {}</li>",
+            ((u.kind, u.label, f"{', '.join(map(str, sorted(u.lines)))}번 줄" if u.lines is not None else "자료 전체")
+             for u in found)))
     inlines = [FixtureVersionInline]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

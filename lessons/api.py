@@ -55,7 +55,7 @@ def get_lesson(request: VisitorApiRequest, slug: str) -> dict:
     return {
         **_lesson_out(lesson),
         "objectives": version.objectives,
-        "parts": version.parts,
+        "parts": selectors.quoted_parts(version, selectors.fixtures_quoted(version)),
         "self_checks": list(version.self_checks.values("key", "kind", "question")),
         "files": list(version.files.values_list("name", flat=True)),
         "notice": gettext("읽기는 숙달이 아닙니다.") + " " + str(NOT_CERTIFIED),

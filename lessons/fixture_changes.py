@@ -20,7 +20,17 @@ class LineChange:
 
 def changed_lines(old: FixtureVersion, new: FixtureVersion) -> list[LineChange]:
     """Pair the old and new lines that differ, so a reader sees what a citation of the old version rested on."""
-    before, after = old.text.splitlines(), new.text.splitlines()
+    return changes_between(old.text, new.text)
+
+
+def changed_numbers(before: str, after: str) -> set[int]:
+    """Line numbers a reference may rest on that the change reaches: old numbers changed or gone, new ones added."""
+    return {n for change in changes_between(before, after) for n in (change.old_number, change.new_number)
+            if n is not None}
+
+
+def changes_between(before_text: str, after_text: str) -> list[LineChange]:
+    before, after = before_text.splitlines(), after_text.splitlines()
     changes: list[LineChange] = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=before, b=after, autojunk=False).get_opcodes():
         if tag == "equal":

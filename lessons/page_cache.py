@@ -3,7 +3,7 @@
 Every visitor (not signed in, no session or message cookie, no query string)
 sees the same lesson page, so this process keeps the rendered page under a
 digest of everything on it: the lesson's current version and publication, the
-next lesson, and what the apps that build on lessons list on it (each answers
+next lesson, the versions of the fixtures its text quotes, and what the apps that build on lessons list on it (each answers
 ``lesson_listing(lesson_id)`` with exactly the fields it shows). A change to any
 of them is a new digest, so a visitor never gets a page older than the data;
 the digest costs a few small queries instead of a full render. Signed-in
@@ -23,7 +23,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
-from .models import Lesson
+from .models import FixtureVersion, Lesson
 
 CACHE_ALIAS = "pages"
 
@@ -34,12 +34,13 @@ def is_plain_visitor(request: HttpRequest) -> bool:
             and not set(request.COOKIES) - {settings.CSRF_COOKIE_NAME})
 
 
-def lesson_page_key(lesson: Lesson, next_lesson: Lesson | None) -> str:
+def lesson_page_key(lesson: Lesson, next_lesson: Lesson | None, fixtures: dict[str, FixtureVersion]) -> str:
     version = lesson.current_version
     shown: list[object] = [lesson.pk, lesson.order, lesson.is_published, translation.get_language(),
                            [version.pk, version.digest] if version else None,
                            [next_lesson.slug, next_lesson.order, next_lesson.current_version.title]
-                           if next_lesson and next_lesson.current_version else None]
+                           if next_lesson and next_lesson.current_version else None,
+                           sorted((slug, v.pk) for slug, v in fixtures.items())]
     for config in apps.get_app_configs():
         listing = getattr(config, "lesson_listing", None)
         if listing is not None:

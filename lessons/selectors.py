@@ -17,12 +17,15 @@ from tutor.access import AnyUser
 from tutor.errors import NotFound
 
 from .content import SLUG
+from .fixture_refs import resolve, versions_for
 from .models import (
     CompletionRecord,
+    FixtureVersion,
     Lesson,
     LessonDiagram,
     LessonFile,
     LessonQuerySet,
+    LessonVersion,
     PartKey,
     SelfCheck,
     SelfReport,
@@ -46,6 +49,16 @@ def published_lessons() -> list[Lesson]:
     """What every learner sees, in course order (a cohort's progress table is over these)."""
     return list(Lesson.objects.with_current().filter(current_version__isnull=False).published()
                 .defer("current_version__parts"))
+
+
+def fixtures_quoted(version: LessonVersion) -> dict[str, FixtureVersion]:
+    """The versions in use of the fixtures the lesson's text points at (one query, none if it points at none)."""
+    return versions_for(*(part["html"] for part in version.parts))
+
+
+def quoted_parts(version: LessonVersion, fixtures: dict[str, FixtureVersion]) -> list[dict]:
+    """The lesson's parts with each fixture reference filled from ``fixtures``, never a copied value."""
+    return [{**part, "html": resolve(part["html"], fixtures, html=True)} for part in version.parts]
 
 
 def access_lesson(user: AnyUser, slug: str) -> Lesson:

@@ -12,7 +12,15 @@ from tutor import access
 from tutor.http import Request, SignedInRequest
 
 from . import page_cache, selectors, services
-from .models import CompletionRecord, Course, Lesson, PartKey, SelfReport
+from .models import (
+    CompletionRecord,
+    Course,
+    FixtureVersion,
+    Lesson,
+    LessonVersion,
+    PartKey,
+    SelfReport,
+)
 
 
 @require_safe
@@ -40,22 +48,25 @@ def lesson_detail(request: Request, slug: str) -> HttpResponse:
     lesson = selectors.access_lesson(request.user, slug)
     if request.user.is_authenticated:
         services.record_completion(user=request.user, lesson=lesson, kind=CompletionRecord.Kind.OPENED)
-    next_lesson = selectors.next_lesson(request.user, lesson)
-    if page_cache.is_plain_visitor(request):
-        return page_cache.visitor_page(page_cache.lesson_page_key(lesson, next_lesson),
-                                       lambda: _lesson_page(request, lesson, next_lesson))
-    return _lesson_page(request, lesson, next_lesson)
-
-
-def _lesson_page(request: Request, lesson: Lesson, next_lesson: Lesson | None) -> HttpResponse:
     version = lesson.current_version
     assert version is not None  # access_lesson returns only lessons with a version
+    next_lesson = selectors.next_lesson(request.user, lesson)
+    fixtures = selectors.fixtures_quoted(version)
+    if page_cache.is_plain_visitor(request):
+        return page_cache.visitor_page(page_cache.lesson_page_key(lesson, next_lesson, fixtures),
+                                       lambda: _lesson_page(request, lesson, version, next_lesson, fixtures))
+    return _lesson_page(request, lesson, version, next_lesson, fixtures)
+
+
+def _lesson_page(request: Request, lesson: Lesson, version: LessonVersion, next_lesson: Lesson | None,
+                 fixtures: dict[str, FixtureVersion]) -> HttpResponse:
     reports = selectors.reports_for(request.user, lesson)
     return render(
         request, "lessons/lesson_detail.html",
         {
             "lesson": lesson,
             "version": version,
+            "parts": selectors.quoted_parts(version, fixtures),
             "self_checks": [(check, reports.get(check.key)) for check in version.self_checks.all()],
             "files": list(version.files.all()),
             "next_lesson": next_lesson,

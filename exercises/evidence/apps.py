@@ -41,3 +41,14 @@ class EvidenceConfig(AppConfig):
         from .selectors import tasks_of_lesson
 
         return list(tasks_of_lesson(lesson_id).values_list("pk", "slug", "title", "kind"))
+
+    def fixture_uses(self, fixture: Any) -> list[Any]:
+        """Called by ``lessons.fixture_refs.uses_of``: evidence tasks on the fixture, by the lines they quote."""
+        from lessons.fixture_refs import lines_referred, use
+
+        from .models import EvidenceTask
+
+        uses = []
+        for task in EvidenceTask.objects.active().filter(fixture=fixture):
+            uses.append(use("남길 증거 과제", task.title, lines_referred(task.instructions_html, fixture.slug, own=True)))
+        return uses

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from exercises.labs.models import LabRun
 from lessons.content import SLUG
 from lessons.fixture_changes import LineChange, changed_lines
+from lessons.fixture_refs import resolve, versions_for
 from lessons.selectors import RecordLink, access_lesson
 from tutor import access
 from tutor.access import AnyUser
@@ -49,6 +50,12 @@ def access_task(user: AnyUser, slug: str) -> EvidenceTask:
         raise NotFound(_("그런 과제는 없습니다."))
     access_lesson(user, task.lesson.slug)
     return task
+
+
+def instructions_of(task: EvidenceTask) -> str:
+    """The task's instructions (safe markup) with fixture lines quoted from the versions in use."""
+    own = task.fixture.current_version if task.fixture else None
+    return resolve(task.instructions_html, versions_for(task.instructions_html), own=own, html=True)
 
 
 def allocation_for(user: AnyUser, submission: Submission) -> PeerAllocation | None:

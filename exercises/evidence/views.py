@@ -45,6 +45,7 @@ def task_detail(request: SignedInRequest, slug: str) -> HttpResponse:
     practice = [(example, selectors.practice_review_of(request.user, example)) for example in examples]
     return render(request, "evidence/task_detail.html", {
         "task": task,
+        "instructions": selectors.instructions_of(task),
         "draft": draft,
         "attached": {run.pk for run in draft.lab_runs.all()} if draft else set(),
         "runs": selectors.attachable_runs(request.user, task),

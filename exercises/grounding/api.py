@@ -40,7 +40,7 @@ def attempt_out(attempt: Attempt) -> dict:
                     "judgement": c.judgement, "question": c.question_key, "cited_lines": c.cited_lines,
                     "keyed": c.key is not None} for c in attempt.claims.all()],
         # The keys and their explanations are part of the feedback, which exists only after submission.
-        "feedback": attempt.feedback,
+        "feedback": selectors.with_lines_quoted(attempt.feedback, attempt) if attempt.feedback else None,
     }
 
 

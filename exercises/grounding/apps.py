@@ -34,3 +34,9 @@ class GroundingConfig(AppConfig):
         from .selectors import exercises_of_lesson
 
         return list(exercises_of_lesson(lesson_id).values_list("pk", "slug", "title", "summary"))
+
+    def fixture_uses(self, fixture: Any) -> list[Any]:
+        """Called by ``lessons.fixture_refs.uses_of``: the answer keys, variants and sample claims on the fixture."""
+        from .selectors import fixture_uses
+
+        return fixture_uses(fixture)

@@ -76,7 +76,8 @@ def _marking_context(attempt: Attempt) -> dict:
 def attempt_detail(request: SignedInRequest, attempt_id: int) -> HttpResponse:
     attempt = selectors.access_attempt(request.user, attempt_id)
     if attempt.status == Attempt.Status.SUBMITTED:
-        return render(request, "grounding/feedback.html", {"attempt": attempt, "feedback": attempt.feedback,
+        return render(request, "grounding/feedback.html", {"attempt": attempt,
+                                                           "feedback": selectors.submitted_feedback(attempt),
                                                            "lines": attempt.fixture_version.numbered_lines()})
     context = _marking_context(attempt)
     context["read_only"] = attempt.user_id != request.user.pk

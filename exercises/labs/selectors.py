@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from lessons.content import SLUG
+from lessons.fixture_refs import resolve, versions_for
 from lessons.selectors import RecordLink, access_lesson
 from tutor import access
 from tutor.access import AnyUser
@@ -22,6 +23,11 @@ from tutor.errors import NotFound
 
 from .checking import raised_exception
 from .models import Lab, LabRun, SandboxHealth
+
+
+def instructions_of(lab: Lab) -> str:
+    """The lab's instructions (safe markup) with fixture lines quoted from the versions in use."""
+    return resolve(lab.instructions_html, versions_for(lab.instructions_html), html=True)
 
 
 def labs_of_lesson(lesson_id: int) -> QuerySet[Lab]:

@@ -19,6 +19,7 @@ def _lab_context(request: SignedInRequest, lab: Lab, *, code: str) -> dict:
     steps = [{**step, "done": done.get(step["kind"], False)} for step in lab.steps]
     return {
         "lab": lab,
+        "instructions": selectors.instructions_of(lab),
         "steps": steps,
         "steps_done": sum(1 for step in steps if step["done"]),
         "inject": next((step["inject"] for step in lab.steps if step.get("inject")), None),

@@ -44,7 +44,7 @@ def test_fixture_admin_edit_makes_a_version_with_diff_and_audit(admin_client: Cl
     old = fixture.current_version
     text = old.text.replace("18시", "19시")
     response = admin_client.post(change_url(fixture), {
-        "title": fixture.title, "text": text, "reason": "영업시간 연장 (가상)",
+        "title": fixture.title, "text": text, "reason": "영업시간 연장 (가상)", "confirm_changed_lines": "on",
         "versions-TOTAL_FORMS": "0", "versions-INITIAL_FORMS": "0",
     })
     assert response.status_code == 302, response.content.decode()[:2000]

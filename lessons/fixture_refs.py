@@ -1,0 +1,135 @@
+"""References to fixture lines in authored text, filled in from the fixture version in use.
+
+Explanations, task and lab instructions and lesson text never copy what a
+fixture says; they point at it, and the reader sees the version in use:
+
+- ``[[2]]``: line 2 of the fixture the text belongs to (an exercise's, or its
+  variant's), shown as a quotation;
+- ``[[bookshop-notice:2]]``: line 2 of a named fixture;
+- ``[[bookshop-notice]]``: the whole fixture, each line with its number.
+
+After a fixture admin changes a line, every text that points at it shows the
+new line at once, and a line that no longer exists says so instead of
+quoting something else. Where these references are, and which lines they rest
+on, is what the fixture admin lists before a change is saved (``uses_of``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from django.apps import apps
+from django.utils.html import escape
+
+from .models import Fixture, FixtureVersion
+
+REF = re.compile(r"\[\[(?:(?P<slug>[a-z][a-z0-9-]*)(?::(?P<line>\d{1,4}))?|(?P<own>\d{1,4}))\]\]")
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One reference: a named fixture (or None for the text's own) and a line (None for the whole fixture)."""
+
+    slug: str | None
+    line: int | None
+
+
+def references_in(text: str) -> list[Reference]:
+    found = []
+    for match in REF.finditer(text):
+        if match["own"]:
+            found.append(Reference(slug=None, line=int(match["own"])))
+        else:
+            found.append(Reference(slug=match["slug"], line=int(match["line"]) if match["line"] else None))
+    return found
+
+
+def lines_referred(text: str, slug: str, *, own: bool = False) -> set[int] | None:
+    """Lines of fixture ``slug`` the text points at; None if it shows the whole fixture.
+
+    ``own`` says the text belongs to that fixture, so ``[[2]]`` counts too.
+    """
+    lines: set[int] = set()
+    for ref in references_in(text):
+        if ref.slug == slug or (own and ref.slug is None):
+            if ref.line is None:
+                return None
+            lines.add(ref.line)
+    return lines
+
+
+def current_versions(slugs: Iterable[str]) -> dict[str, FixtureVersion]:
+    """The version in use of each named fixture, in one query."""
+    wanted = set(slugs)
+    if not wanted:
+        return {}
+    fixtures = Fixture.objects.filter(slug__in=wanted, current_version__isnull=False).select_related("current_version")
+    return {f.slug: f.current_version for f in fixtures if f.current_version is not None}
+
+
+def versions_for(*texts: str) -> dict[str, FixtureVersion]:
+    """The versions in use of every fixture the texts name."""
+    return current_versions({ref.slug for text in texts for ref in references_in(text) if ref.slug})
+
+
+def resolve(text: str, versions: Mapping[str, FixtureVersion], *, own: FixtureVersion | None = None,
+            html: bool = False) -> str:
+    """Fill the references in ``text`` from ``versions`` (and ``own`` for ``[[N]]``).
+
+    With ``html`` the text is already safe markup and each filled-in line is
+    escaped into it; otherwise the result is plain text for a template to escape.
+    """
+
+    def fill(match: re.Match[str]) -> str:
+        slug = match["slug"]
+        version = versions.get(slug) if slug else own
+        number = match["line"] or match["own"]
+        if version is None:
+            body = f"(가상 자료 {slug or ''}를 찾을 수 없습니다)"
+            return escape(body) if html else body
+        lines = version.text.splitlines()
+        if number is None:
+            body = "\n".join(f"{n} {line}" for n, line in enumerate(lines, start=1))
+            return escape(body) if html else body
+        n = int(number)
+        if not 1 <= n <= len(lines):
+            body = f"({version.fixture.slug} 판 {version.number}에는 {n}번 줄이 없습니다)"
+            return escape(body) if html else body
+        if html:
+            return (f'<q class="fixture-ref" title="{escape(version.fixture.slug)} 판 {version.number}, '
+                    f'{n}번 줄">{escape(lines[n - 1])}</q>')
+        return f"“{lines[n - 1]}”"
+
+    return REF.sub(fill, text)
+
+
+@dataclass(frozen=True)
+class FixtureUse:
+    """A place that rests on a fixture: what it is, and the lines it rests on (None: the whole fixture)."""
+
+    kind: str
+    label: str
+    lines: frozenset[int] | None
+
+
+def uses_of(fixture: Fixture) -> list[FixtureUse]:
+    """Everything resting on ``fixture``: each app answers ``fixture_uses(fixture)`` for its own content."""
+    uses: list[FixtureUse] = []
+    for config in apps.get_app_configs():
+        answer = getattr(config, "fixture_uses", None)
+        if answer is not None:
+            uses.extend(answer(fixture))
+    return uses
+
+
+def use(kind: str, label: str, lines: Iterable[int] | None) -> FixtureUse:
+    return FixtureUse(kind=kind, label=label, lines=None if lines is None else frozenset(lines))
+
+
+def affected_by(uses: Iterable[FixtureUse], changed: set[int]) -> list[FixtureUse]:
+    """The uses a change of the ``changed`` line numbers reaches: those on a changed line, and whole-fixture ones."""
+    if not changed:
+        return []
+    return [u for u in uses if u.lines is None or u.lines & changed]

@@ -1,0 +1,112 @@
+"""Texts point at fixture lines instead of copying them: every page fills them from the version in use, and the
+fixture admin shows where a fixture is used and asks before saving a change that reaches lines something rests on."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from exercises.grounding import services as grounding
+from exercises.grounding.models import Exercise
+from lessons.fixture_refs import lines_referred, resolve
+from lessons.models import Fixture, FixtureVersion, Lesson
+from lessons.services import create_fixture_version
+from tests.conftest import signed_in
+
+pytestmark = pytest.mark.django_db
+OLD = "영업시간은 화요일부터 토요일까지, 11시부터 18시까지입니다."
+NEW = "영업시간은 화요일부터 토요일까지, 12시부터 19시까지입니다."
+ANSWER = "네, 토요일에는 18시까지 영업하므로 17시에 방문하실 수 있습니다. (2)"
+
+
+@pytest.fixture
+def notice(course: list[Lesson]) -> Fixture:
+    return Fixture.objects.select_related("current_version").get(slug="bookshop-notice")
+
+
+def change_hours(fixture: Fixture) -> FixtureVersion:
+    assert fixture.current_version is not None
+    return create_fixture_version(fixture=fixture, text=fixture.current_version.text.replace(OLD, NEW),
+                                  origin=FixtureVersion.Origin.ADMIN, actor=None, reason="영업시간 변경 (가상)")
+
+
+def test_references_are_filled_escaped_and_never_quote_a_missing_line(notice: Fixture) -> None:
+    """[[N]] quotes the text's own fixture, [[slug:N]] a named one, [[slug]] shows it all; a line that is gone
+    says so; in markup the line is escaped."""
+    version = notice.current_version
+    assert version is not None
+    versions = {"bookshop-notice": version}
+    assert resolve("줄: [[2]]", {}, own=version) == f"줄: “{OLD}”"
+    assert resolve("[[bookshop-notice:3]]", versions) == "“일요일과 월요일은 쉽니다.”"
+    assert resolve("[[bookshop-notice]]", versions).splitlines()[1] == f"2 {OLD}"
+    assert "99번 줄이 없습니다" in resolve("[[99]]", {}, own=version)
+    planted = FixtureVersion(fixture=notice, number=9, text="<script>alert(1)</script>")
+    assert "<script>" not in resolve("[[1]]", {}, own=planted, html=True)
+    assert lines_referred("[[2]] 와 [[bookshop-notice:7]]", "bookshop-notice", own=True) == {2, 7}
+    assert lines_referred("[[bookshop-notice]]", "bookshop-notice") is None
+
+
+def judged(user: User, exercise: Exercise, key: str):
+    """An attempt whose claims are all linked to the opening-hours question, so its explanation is shown."""
+    attempt = grounding.start_attempt(user=user, exercise=exercise, answer_text=ANSWER, variant_key="",
+                                      idempotency_key=key)
+    grounding.mark_claims(attempt=attempt, marks={c.pk: {"judgement": "grounded", "question": "visit-1700",
+                                                         "lines": "2"} for c in attempt.claims.all()})
+    grounding.submit_attempt(attempt=attempt)
+    return attempt
+
+
+def test_pages_show_the_line_of_the_version_in_use(notice: Fixture, learner: User) -> None:
+    """After the hours change, the lesson text and the task instructions quote the new line; an attempt made
+    before the change keeps explaining with the line it was judged against, and a new one uses the new line."""
+    exercise = Exercise.objects.get(slug="bookshop")
+    before = judged(learner, exercise, "before")
+    change_hours(notice)
+    client = signed_in(learner)
+    lesson = client.get("/lessons/answer-from-sources/").content.decode()
+    assert f"2 {NEW}" in lesson and f"<q class=\"fixture-ref\" title=\"bookshop-notice 판 2, 2번 줄\">{NEW}" in lesson
+    assert "[[" not in lesson
+    visitor = Client().get("/lessons/answer-from-sources/").content.decode()
+    assert f"2 {NEW}" in visitor and f"2 {OLD}" not in visitor
+    task = client.get("/evidence/afs-explain/").content.decode()
+    assert "[[" not in task
+    assert '4번 줄(<q class="fixture-ref" title="bookshop-notice 판 2, 4번 줄">지하철 가람역' in task
+    old_feedback = client.get(f"/exercises/attempts/{before.pk}/").content.decode()
+    assert f"2번 줄은 영업하는 요일과 시간을 밝힙니다: “{OLD}”" in old_feedback and NEW not in old_feedback
+    after = judged(learner, Exercise.objects.get(slug="bookshop"), "after")
+    api = client.get(f"/api/grounding/attempts/{after.pk}/feedback").json()
+    explanations = " ".join(c.get("explanation", "") for c in api["claims"])
+    assert NEW in explanations and "[[" not in explanations
+
+
+def admin_post(client: Client, fixture: Fixture, text: str, **extra: str):
+    return client.post(f"/admin/lessons/fixture/{fixture.pk}/change/", {
+        "title": fixture.title, "text": text, "reason": "가상 자료 손질",
+        "versions-TOTAL_FORMS": "0", "versions-INITIAL_FORMS": "0", **extra,
+    })
+
+
+def test_the_admin_shows_uses_and_asks_before_changing_a_line_they_rest_on(notice: Fixture,
+                                                                          fixture_admin: User) -> None:
+    """The change form lists the lesson, the exercise's keys and the task resting on the fixture; saving a changed
+    line that keys rest on is held back with the list until confirmed; a change nothing rests on saves at once."""
+    fixture_admin.is_staff = True
+    fixture_admin.save()
+    client = signed_in(fixture_admin)
+    form = client.get(f"/admin/lessons/fixture/{notice.pk}/change/").content.decode()
+    assert "사용처" in form and "근거 연습 답안 키" in form and "남길 증거 과제" in form and "레슨 본문" in form
+    assert "check_judgements.py" in form, "a file that copies the lines word for word is listed as resting on them"
+    assert notice.current_version is not None
+    text = notice.current_version.text.replace(OLD, NEW)
+    held = admin_post(client, notice, text)
+    page = held.content.decode()
+    assert held.status_code == 200 and "바뀌는 줄(2번)에 기대는 곳이" in page and "2번 줄" in page
+    notice.refresh_from_db()
+    assert notice.current_version.text.count(OLD) == 1, "nothing saved before confirmation"
+    assert admin_post(client, notice, text, confirm_changed_lines="on").status_code == 302
+    notice.refresh_from_db()
+    assert NEW in notice.current_version.text
+    variant = Fixture.objects.select_related("current_version").get(slug="bookshop-notice-variant")
+    added = variant.current_version.text.rstrip("\n") + "\n주말에는 어린이 책 코너를 엽니다.\n"
+    assert admin_post(client, variant, added).status_code == 302, "a new last line nothing rests on"
