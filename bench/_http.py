@@ -34,12 +34,14 @@ def free_port() -> int:
 
 
 class Site:
-    def __init__(self, *, database_url: str | None, task_workers: int, learners: int = 30) -> None:
+    def __init__(self, *, database_url: str | None, task_workers: int, learners: int = 30,
+                 env: dict[str, str] | None = None) -> None:
         self.var = tempfile.mkdtemp(prefix="tutor-http-bench-")
         self.port = free_port()
         self.env = {**os.environ, "TUTOR_VAR_DIR": self.var, "DJANGO_SETTINGS_MODULE": "tutor.settings.serve",
                     "REQUEST_LOG_LEVEL": "INFO", "LOG_LEVEL": "WARNING"}
         self.env.pop("DATABASE_URL", None)
+        self.env.update(env or {})
         if database_url:
             self.env["DATABASE_URL"] = database_url
         self.task_workers = task_workers

@@ -10,7 +10,9 @@ fixture says; they point at it, and the reader sees the version in use:
 
 After a fixture admin changes a line, every text that points at it shows the
 new line at once, and a line that no longer exists says so instead of
-quoting something else. Where these references are, and which lines they rest
+quoting something else. Brackets that name no fixture (code such as
+``[[1]]`` in a lesson, where no fixture is the text's own) are left as written;
+the course test checks that every intended reference names a real line. Where these references are, and which lines they rest
 on, is what the fixture admin lists before a change is saved (``uses_of``).
 """
 
@@ -87,8 +89,7 @@ def resolve(text: str, versions: Mapping[str, FixtureVersion], *, own: FixtureVe
         version = versions.get(slug) if slug else own
         number = match["line"] or match["own"]
         if version is None:
-            body = f"(가상 자료 {slug or ''}를 찾을 수 없습니다)"
-            return escape(body) if html else body
+            return match[0]  # not a reference here (code such as [[1]], or no such fixture): left as written
         lines = version.text.splitlines()
         if number is None:
             body = "\n".join(f"{n} {line}" for n, line in enumerate(lines, start=1))

@@ -9,7 +9,7 @@ from django.test import Client
 
 from exercises.grounding import services as grounding
 from exercises.grounding.models import Exercise
-from lessons.fixture_refs import lines_referred, resolve
+from lessons.fixture_refs import lines_referred, references_in, resolve, versions_for
 from lessons.models import Fixture, FixtureVersion, Lesson
 from lessons.services import create_fixture_version
 from tests.conftest import signed_in
@@ -41,6 +41,7 @@ def test_references_are_filled_escaped_and_never_quote_a_missing_line(notice: Fi
     assert resolve("[[bookshop-notice:3]]", versions) == "“일요일과 월요일은 쉽니다.”"
     assert resolve("[[bookshop-notice]]", versions).splitlines()[1] == f"2 {OLD}"
     assert "99번 줄이 없습니다" in resolve("[[99]]", {}, own=version)
+    assert resolve("x = [[1]]", {}) == "x = [[1]]", "brackets that name no fixture are code, left alone"
     planted = FixtureVersion(fixture=notice, number=9, text="<script>alert(1)</script>")
     assert "<script>" not in resolve("[[1]]", {}, own=planted, html=True)
     assert lines_referred("[[2]] 와 [[bookshop-notice:7]]", "bookshop-notice", own=True) == {2, 7}
@@ -110,3 +111,36 @@ def test_the_admin_shows_uses_and_asks_before_changing_a_line_they_rest_on(notic
     variant = Fixture.objects.select_related("current_version").get(slug="bookshop-notice-variant")
     added = variant.current_version.text.rstrip("\n") + "\n주말에는 어린이 책 코너를 엽니다.\n"
     assert admin_post(client, variant, added).status_code == 302, "a new last line nothing rests on"
+
+
+def test_every_reference_in_the_course_names_a_line_that_exists(course: list[Lesson]) -> None:
+    """Each [[…]] in the course's lessons, keys, variants, sample claims, tasks and labs resolves to a real line."""
+    from exercises.evidence.models import EvidenceTask
+    from exercises.labs.models import Lab
+
+    texts: list[tuple[str, str, FixtureVersion | None]] = []
+    for lesson in course:
+        assert lesson.current_version is not None
+        texts += [(lesson.slug, part["html"], None) for part in lesson.current_version.parts]
+    for exercise in Exercise.objects.active().select_related("fixture__current_version"):
+        own = exercise.fixture.current_version
+        texts += [(exercise.slug, q.explanation, own) for q in exercise.questions.all()]
+        for variant in exercise.variants.select_related("fixture__current_version"):
+            texts += [(variant.key, o.get("explanation", ""), variant.fixture.current_version)
+                      for o in variant.overrides.values()]
+        for sample in exercise.samples.all():
+            texts += [(sample.key, c.get("explanation", ""), own) for c in sample.claims]
+    for task in EvidenceTask.objects.active().select_related("fixture__current_version"):
+        texts.append((task.slug, task.instructions_html, task.fixture.current_version if task.fixture else None))
+    texts += [(lab.slug, lab.instructions_html, None) for lab in Lab.objects.active()]
+    fixtures = set(Fixture.objects.values_list("slug", flat=True))
+    checked = 0
+    for where, text, own in texts:
+        for ref in references_in(text):
+            if ref.slug is None and own is None:
+                continue  # code like [[1]] in a lesson: no fixture is the text's own
+            assert ref.slug is None or ref.slug in fixtures, (where, ref)
+            checked += 1
+        shown = resolve(text, versions_for(text), own=own)
+        assert "줄이 없습니다" not in shown, where
+    assert checked >= 15, "the bookshop texts point at their lines"
