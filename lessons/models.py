@@ -265,3 +265,13 @@ class SelfReport(models.Model):
         verbose_name_plural = _("자기 점검")
         ordering = ["at"]
         constraints = [models.UniqueConstraint(fields=["user", "self_check"], name="self_report_once")]
+
+
+class ContentRevision(models.Model):
+    """One row whose number the database raises on every change to lesson content (``lessons.revision``)."""
+
+    number = models.BigIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("콘텐츠 판 번호")
+        verbose_name_plural = _("콘텐츠 판 번호")

@@ -1,29 +1,26 @@
-"""A visitor's lesson page, rendered once for what it shows.
+"""Visitors' pages, rendered once per content revision.
 
 Every visitor (not signed in, no session or message cookie, no query string)
-sees the same lesson page, so this process keeps the rendered page under a
-digest of everything on it: the lesson's current version and publication, the
-next lesson, the versions of the fixtures its text quotes, and what the apps that build on lessons list on it (each answers
-``lesson_listing(lesson_id)`` with exactly the fields it shows). A change to any
-of them is a new digest, so a visitor never gets a page older than the data;
-the digest costs a few small queries instead of a full render. Signed-in
-readers always get a fresh render: their page holds their own records.
+sees the same lesson page and catalogue, so this process keeps the rendered
+page under the content revision (``lessons.revision``), which the database
+raises on any change to lessons, versions, fixtures, labs, exercises or tasks.
+A kept page is therefore never older than the data, and a visit costs one
+small query instead of a render. Signed-in readers always get a fresh render:
+their pages hold their own records. Only a plain 200 that sets no cookie is
+kept, so a 404 or an error is never served from here.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable
 
-from django.apps import apps
 from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
-from .models import FixtureVersion, Lesson
+from . import revision
 
 CACHE_ALIAS = "pages"
 
@@ -34,24 +31,15 @@ def is_plain_visitor(request: HttpRequest) -> bool:
             and not set(request.COOKIES) - {settings.CSRF_COOKIE_NAME})
 
 
-def lesson_page_key(lesson: Lesson, next_lesson: Lesson | None, fixtures: dict[str, FixtureVersion]) -> str:
-    version = lesson.current_version
-    shown: list[object] = [lesson.pk, lesson.order, lesson.is_published, translation.get_language(),
-                           [version.pk, version.digest] if version else None,
-                           [next_lesson.slug, next_lesson.order, next_lesson.current_version.title]
-                           if next_lesson and next_lesson.current_version else None,
-                           sorted((slug, v.pk) for slug, v in fixtures.items())]
-    for config in apps.get_app_configs():
-        listing = getattr(config, "lesson_listing", None)
-        if listing is not None:
-            shown.append([config.label, listing(lesson.pk)])
-    digest = hashlib.sha256(json.dumps(shown, default=str, ensure_ascii=False).encode()).hexdigest()
-    return f"lesson-page:{digest}"
-
-
-def visitor_page(key: str, render: Callable[[], HttpResponse]) -> HttpResponse:
-    """The page kept under ``key``, or ``render()``'s, kept when it is a plain 200 that sets no cookie."""
+def for_visitors(name: str, request: HttpRequest, render: Callable[[], HttpResponse]) -> HttpResponse:
+    """``render()``'s page, or for a plain visitor the one kept under ``name`` at the current revision."""
+    if not is_plain_visitor(request):
+        return render()
+    number = revision.current()
+    if number is None:
+        return render()
     cache = caches[CACHE_ALIAS]
+    key = f"{name}:{number}:{translation.get_language()}"
     body = cache.get(key)
     if body is None:
         response = render()

@@ -15,9 +15,6 @@ from . import page_cache, selectors, services
 from .models import (
     CompletionRecord,
     Course,
-    FixtureVersion,
-    Lesson,
-    LessonVersion,
     PartKey,
     SelfReport,
 )
@@ -37,29 +34,24 @@ def home(request: Request) -> HttpResponse:
 
 @require_safe
 def catalogue(request: Request) -> HttpResponse:
-    return render(
+    return page_cache.for_visitors("catalogue", request, lambda: render(
         request, "lessons/catalogue.html",
         {"course": Course.objects.first(), "lessons": selectors.visible_lessons(request.user)},
-    )
+    ))
 
 
 @require_safe
 def lesson_detail(request: Request, slug: str) -> HttpResponse:
+    return page_cache.for_visitors(f"lesson:{slug}", request, lambda: _lesson_page(request, slug))
+
+
+def _lesson_page(request: Request, slug: str) -> HttpResponse:
     lesson = selectors.access_lesson(request.user, slug)
     if request.user.is_authenticated:
         services.record_completion(user=request.user, lesson=lesson, kind=CompletionRecord.Kind.OPENED)
     version = lesson.current_version
     assert version is not None  # access_lesson returns only lessons with a version
-    next_lesson = selectors.next_lesson(request.user, lesson)
     fixtures = selectors.fixtures_quoted(version)
-    if page_cache.is_plain_visitor(request):
-        return page_cache.visitor_page(page_cache.lesson_page_key(lesson, next_lesson, fixtures),
-                                       lambda: _lesson_page(request, lesson, version, next_lesson, fixtures))
-    return _lesson_page(request, lesson, version, next_lesson, fixtures)
-
-
-def _lesson_page(request: Request, lesson: Lesson, version: LessonVersion, next_lesson: Lesson | None,
-                 fixtures: dict[str, FixtureVersion]) -> HttpResponse:
     reports = selectors.reports_for(request.user, lesson)
     return render(
         request, "lessons/lesson_detail.html",
@@ -69,7 +61,7 @@ def _lesson_page(request: Request, lesson: Lesson, version: LessonVersion, next_
             "parts": selectors.quoted_parts(version, fixtures),
             "self_checks": [(check, reports.get(check.key)) for check in version.self_checks.all()],
             "files": list(version.files.all()),
-            "next_lesson": next_lesson,
+            "next_lesson": selectors.next_lesson(request.user, lesson),
             "confidence_choices": SelfReport.Confidence.choices,
             "self_check_part": PartKey.SELF_CHECK.value,
             "explain_part": PartKey.EXPLAIN.value,

@@ -36,12 +36,6 @@ class EvidenceConfig(AppConfig):
 
         return record_links_of(user)
 
-    def lesson_listing(self, lesson_id: int) -> list[Any]:
-        """Called by ``lessons.page_cache``: exactly what a lesson page lists of its evidence tasks."""
-        from .selectors import tasks_of_lesson
-
-        return list(tasks_of_lesson(lesson_id).values_list("pk", "slug", "title", "kind"))
-
     def fixture_uses(self, fixture: Any) -> list[Any]:
         """Called by ``lessons.fixture_refs.uses_of``: evidence tasks on the fixture, by the lines they quote."""
         from lessons.fixture_refs import lines_referred, use

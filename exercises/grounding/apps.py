@@ -29,12 +29,6 @@ class GroundingConfig(AppConfig):
 
         return record_links_of(user)
 
-    def lesson_listing(self, lesson_id: int) -> list[Any]:
-        """Called by ``lessons.page_cache``: exactly what a lesson page lists of its exercises."""
-        from .selectors import exercises_of_lesson
-
-        return list(exercises_of_lesson(lesson_id).values_list("pk", "slug", "title", "summary"))
-
     def fixture_uses(self, fixture: Any) -> list[Any]:
         """Called by ``lessons.fixture_refs.uses_of``: the answer keys, variants and sample claims on the fixture."""
         from .selectors import fixture_uses

@@ -29,12 +29,6 @@ class LabsConfig(AppConfig):
 
         return record_links_of(user)
 
-    def lesson_listing(self, lesson_id: int) -> list[Any]:
-        """Called by ``lessons.page_cache``: exactly what a lesson page lists of its labs."""
-        from .selectors import labs_of_lesson
-
-        return list(labs_of_lesson(lesson_id).values_list("pk", "slug", "title", "summary"))
-
     def fixture_uses(self, fixture: Any) -> list[Any]:
         """Called by ``lessons.fixture_refs.uses_of``: labs that read the fixture (all of it) or quote its lines."""
         from lessons.fixture_refs import lines_referred, use
