@@ -121,9 +121,9 @@ def main() -> None:
     parser.add_argument("--worker-threads", type=int, nargs="+", default=[3],
                         help="runs each worker executes at once (LAB_WORKER_THREADS; the site's default is 3)")
     args = parser.parse_args()
-    for workers, threads in [(w, t) for w in args.task_workers for t in args.worker_threads]:
+    for workers, per_worker in [(w, t) for w in args.task_workers for t in args.worker_threads]:
         with Site(database_url=args.database_url, task_workers=workers, learners=args.learners,
-                  env={"LAB_WORKER_THREADS": str(threads)}) as site:
+                  env={"LAB_WORKER_THREADS": str(per_worker)}) as site:
             cpu = idle_cpu_percent(site)
             out: dict = {"throttled": 0, "lost": 0, "server_ms": [], "client_ms": [], "statuses": set(), "ids": []}
             lock = threading.Lock()
@@ -136,7 +136,7 @@ def main() -> None:
                 thread.join()
             counts = twice(site)
             server, client = out["server_ms"], out["client_ms"]
-            print(f"database={site.vendor} task_workers={workers} threads_per_worker={threads} "
+            print(f"database={site.vendor} task_workers={workers} threads_per_worker={per_worker} "
                   f"learners={len(site.tokens)} "
                   f"idle_worker_cpu={cpu:.1f}%_of_a_core")
             print(f"  created->finished p50={percentile(server, 50):.0f} ms p95={percentile(server, 95):.0f} ms "

@@ -116,7 +116,7 @@ TEMPLATES = [
     },
 ]
 
-# "pages" holds visitors' lesson pages, per process, under a digest of what they show (lessons.page_cache).
+# "pages" holds visitors' lesson pages and catalogue, per process, under the content revision (lessons.page_cache).
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages", "TIMEOUT": 3600,
@@ -132,11 +132,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     })
-else:
-    # Persistent connections: opening one per request made PostgreSQL pages slower
-    # than SQLite. Health checks drop a connection the server closed meanwhile.
-    DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE", "300"))
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Persistent connections: opening one per request (with SQLite's pragmas, or a PostgreSQL
+# handshake) cost more than a kept page takes to serve. Health checks drop a connection the
+# server closed meanwhile.
+DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE", "300"))
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
