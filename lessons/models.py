@@ -162,12 +162,13 @@ class SelfCheck(models.Model):
 class Fixture(models.Model):
     """Fictional data used by exercises and labs. After the first load it lives here, edited in the admin."""
 
-    slug = models.SlugField(unique=True)
-    title = models.CharField(max_length=200)
-    lesson = models.ForeignKey(Lesson, null=True, blank=True, on_delete=models.SET_NULL, related_name="fixtures")
+    slug = models.SlugField(_("식별자"), unique=True)
+    title = models.CharField(_("제목"), max_length=200)
+    lesson = models.ForeignKey(Lesson, null=True, blank=True, on_delete=models.SET_NULL, related_name="fixtures",
+                               verbose_name=_("레슨"))
     is_fictional = models.BooleanField(_("가상 자료"), default=True, editable=False)
     current_version = models.ForeignKey(
-        "FixtureVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        "FixtureVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("현재 판")
     )
     loaded_file_digest = models.CharField(
         max_length=64, blank=True, help_text="Digest of the file last loaded from lesson content."
@@ -187,16 +188,17 @@ class FixtureVersion(models.Model):
         FILE = "file", _("레슨 파일")
         ADMIN = "admin", _("관리자 수정")
 
-    fixture = models.ForeignKey(Fixture, on_delete=models.PROTECT, related_name="versions")
-    number = models.PositiveIntegerField()
-    text = models.TextField()
-    digest = models.CharField(max_length=64)
-    origin = models.CharField(max_length=10, choices=Origin.choices)
-    diff_from_previous = models.TextField(blank=True)
+    fixture = models.ForeignKey(Fixture, on_delete=models.PROTECT, related_name="versions", verbose_name=_("가상 자료"))
+    number = models.PositiveIntegerField(_("판"))
+    text = models.TextField(_("내용"))
+    digest = models.CharField(_("SHA-256"), max_length=64)
+    origin = models.CharField(_("출처"), max_length=10, choices=Origin.choices)
+    diff_from_previous = models.TextField(_("이전 판과 달라진 점"), blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        verbose_name=_("만든 사람"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("만든 때"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("가상 자료 판")

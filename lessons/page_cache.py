@@ -12,6 +12,7 @@ kept, so a 404 or an error is never served from here.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 
 from django.conf import settings
@@ -39,7 +40,8 @@ def for_visitors(name: str, request: HttpRequest, render: Callable[[], HttpRespo
     if number is None:
         return render()
     cache = caches[CACHE_ALIAS]
-    key = f"{name}:{number}:{translation.get_language()}"
+    # Hashed: the name carries a slug from the URL, which may be anything up to the URL's length.
+    key = hashlib.sha256(f"{name}:{number}:{translation.get_language()}".encode()).hexdigest()
     body = cache.get(key)
     if body is None:
         response = render()
