@@ -77,6 +77,9 @@ def test_an_answer_to_a_question_the_source_cannot_answer_is_not_grounded() -> N
     silent = feedback("안내문에는 주차에 관한 내용이 없습니다.", "grounded", [], question=PARKING)
     assert silent["verdict"] == "right" and silent["checks"][0]["name"] == "question_silent"
     assert feedback("안내문에는 주차에 관한 내용이 없습니다.", "no_data", [], question=PARKING)["verdict"] == "unchecked"
+    named = feedback("주차 요금은 안내문에 없습니다.", "grounded", [], question=PARKING)
+    assert named["verdict"] == "right", "naming the source that holds nothing of it says the source is silent"
+    assert feedback("주차는 책방 옆 공터에 있습니다.", "grounded", [], question=PARKING)["verdict"] == "review"
 
 
 def test_citations_that_miss_the_question_or_share_nothing_are_review() -> None:
