@@ -210,7 +210,15 @@ def fixture_diff(old: str, new: str) -> str:
 def record_completion(
     *, user: User, lesson: Lesson, kind: str, item: str = ""
 ) -> CompletionRecord:
-    """Record an activity fact once; repeating it is harmless and changes nothing."""
+    """Record an activity fact once; repeating it is harmless and changes nothing.
+
+    The fact is looked for first outside a transaction: on SQLite every write
+    transaction takes the database's one write lock, and most calls (a lesson
+    opened again) find the fact already there.
+    """
+    existing = CompletionRecord.objects.filter(user=user, lesson=lesson, kind=kind, item=item).first()
+    if existing is not None:
+        return existing
     try:
         with transaction.atomic():
             assert lesson.current_version_id is not None

@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 from django import template
+from django.template import Context
 
+from ..models import EvidenceTask
 from ..selectors import tasks_of_lesson
 
 register = template.Library()
 
 
-@register.inclusion_tag("evidence/_lesson_tasks.html")
-def lesson_evidence_tasks(lesson_id: int) -> dict:
-    # Only what the list shows, not the task's rubric.
-    return {"tasks": list(tasks_of_lesson(lesson_id).only("slug", "title", "kind"))}
+def _tasks(context: Context, lesson_id: int) -> list[EvidenceTask]:
+    """The lesson's tasks, read once per page however many parts ask (only what the lists show)."""
+    key = f"evidence_tasks:{lesson_id}"
+    if key not in context.render_context:
+        context.render_context[key] = list(tasks_of_lesson(lesson_id).only("slug", "title", "kind", "order"))
+    tasks: list[EvidenceTask] = context.render_context[key]
+    return tasks
 
 
-@register.inclusion_tag("evidence/_part_tasks.html")
-def part_evidence_tasks(lesson_id: int, part_key: str) -> dict:
+@register.inclusion_tag("evidence/_lesson_tasks.html", takes_context=True)
+def lesson_evidence_tasks(context: Context, lesson_id: int) -> dict:
+    return {"tasks": _tasks(context, lesson_id)}
+
+
+@register.inclusion_tag("evidence/_part_tasks.html", takes_context=True)
+def part_evidence_tasks(context: Context, lesson_id: int, part_key: str) -> dict:
     """The evidence tasks a lesson part asks for (practice, transfer, explain), linked where the part says 남길 증거."""
-    return {"tasks": [task for task in tasks_of_lesson(lesson_id) if task.kind == part_key]}
+    return {"tasks": [task for task in _tasks(context, lesson_id) if task.kind == part_key]}
