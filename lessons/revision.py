@@ -5,6 +5,11 @@ every INSERT, UPDATE and DELETE, whoever writes: ``load_course``, the admin, a
 script or raw SQL. A page kept under a revision (``lessons.page_cache``) is so
 never older than the data it shows, and checking costs one small query.
 
+The number rises inside the writer's transaction, so a rolled-back write takes
+it back with the content; since a visitor's request reads only committed data,
+one number never stands for two contents. (Tests, whose requests share the
+test's transaction, empty the page cache between tests for that reason.)
+
 On SQLite a migration that rebuilds a watched table drops its triggers; such a
 migration must call ``install`` again (a test checks every watched table has
 them).
