@@ -27,6 +27,7 @@ from django.utils.html import escape
 
 from .models import Fixture, FixtureVersion
 
+_TAG = re.compile(r"(<[^>]*>)")
 REF = re.compile(r"\[\[(?:(?P<slug>[a-z][a-z0-9-]*)(?::(?P<line>\d{1,4}))?|(?P<own>\d{1,4}))\]\]")
 
 
@@ -103,7 +104,11 @@ def resolve(text: str, versions: Mapping[str, FixtureVersion], *, own: FixtureVe
                     f'{n}번 줄">{escape(lines[n - 1])}</q>')
         return f"“{lines[n - 1]}”"
 
-    return REF.sub(fill, text)
+    if not html:
+        return REF.sub(fill, text)
+    # Only in text between tags: a reference inside an attribute (an alt text, say) stays as written
+    # rather than put markup where an attribute's value is.
+    return "".join(part if part.startswith("<") else REF.sub(fill, part) for part in _TAG.split(text))
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,8 @@ def test_references_are_filled_escaped_and_never_quote_a_missing_line(notice: Fi
     assert resolve("x = [[1]]", {}) == "x = [[1]]", "brackets that name no fixture are code, left alone"
     planted = FixtureVersion(fixture=notice, number=9, text="<script>alert(1)</script>")
     assert "<script>" not in resolve("[[1]]", {}, own=planted, html=True)
+    in_attribute = resolve('<img alt="[[bookshop-notice:2]]"> [[bookshop-notice:2]]', versions, html=True)
+    assert in_attribute.startswith('<img alt="[[bookshop-notice:2]]"> <q class="fixture-ref"'), in_attribute
     assert lines_referred("[[2]] 와 [[bookshop-notice:7]]", "bookshop-notice", own=True) == {2, 7}
     assert lines_referred("[[bookshop-notice]]", "bookshop-notice") is None
 
