@@ -17,9 +17,10 @@ from tutor.access import AnyUser
 from tutor.errors import NotFound
 
 from .content import SLUG
-from .fixture_refs import resolve, versions_for
+from .fixture_refs import FixtureUse, lines_referred, resolve, use, versions_for
 from .models import (
     CompletionRecord,
+    Fixture,
     FixtureVersion,
     Lesson,
     LessonDiagram,
@@ -275,3 +276,29 @@ def resume_point(user: User, progress: list[LessonProgress]) -> tuple[Lesson, st
     missing = next((part["anchor"] for part in parts if part["key"] not in reached), "")
     return entry.lesson, missing
 
+
+def fixture_uses(fixture: Fixture) -> list[FixtureUse]:
+    """Current lesson texts that point at ``fixture``, and lesson texts or files that copy one of its lines.
+
+    A copy is a line long enough to be recognised (8 characters or more) found
+    word for word: what a reference would have avoided, listed so an edit warns of it.
+    """
+    lines = [line.strip() for line in fixture.current_version.text.splitlines()] if fixture.current_version else []
+
+    def copied(text: str) -> set[int]:
+        return {n for n, line in enumerate(lines, start=1) if len(line) >= 8 and line in text}
+
+    uses = []
+    for lesson in Lesson.objects.with_current().filter(current_version__isnull=False).prefetch_related(
+            "current_version__files"):
+        version = lesson.current_version
+        assert version is not None
+        text = "".join(part["html"] for part in version.parts)
+        if f"[[{fixture.slug}" in text:
+            uses.append(use("레슨 본문", f"{lesson.order}. {version.title}", lines_referred(text, fixture.slug)))
+        if found := copied(text):
+            uses.append(use("레슨 본문 (줄을 그대로 옮김)", f"{lesson.order}. {version.title}", found))
+        for file in version.files.all():
+            if found := copied(file.content):
+                uses.append(use("레슨 파일 (줄을 그대로 옮김)", f"{version.title} · {file.name}", found))
+    return uses

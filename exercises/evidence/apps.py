@@ -38,11 +38,6 @@ class EvidenceConfig(AppConfig):
 
     def fixture_uses(self, fixture: Any) -> list[Any]:
         """Called by ``lessons.fixture_refs.uses_of``: evidence tasks on the fixture, by the lines they quote."""
-        from lessons.fixture_refs import lines_referred, use
+        from .selectors import fixture_uses
 
-        from .models import EvidenceTask
-
-        uses = []
-        for task in EvidenceTask.objects.active().filter(fixture=fixture):
-            uses.append(use("남길 증거 과제", task.title, lines_referred(task.instructions_html, fixture.slug, own=True)))
-        return uses
+        return fixture_uses(fixture)

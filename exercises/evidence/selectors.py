@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 from exercises.labs.models import LabRun
 from lessons.content import SLUG
 from lessons.fixture_changes import LineChange, changed_lines
-from lessons.fixture_refs import resolve, versions_for
+from lessons.fixture_refs import FixtureUse, lines_referred, resolve, use, versions_for
+from lessons.models import Fixture
 from lessons.selectors import RecordLink, access_lesson
 from tutor import access
 from tutor.access import AnyUser
@@ -673,3 +674,9 @@ def record_links_of(user: User) -> dict[int, list[RecordLink]]:
             at=review.released_at or review.created_at,
         ))
     return links
+
+
+def fixture_uses(fixture: Fixture) -> list[FixtureUse]:
+    """Evidence tasks on ``fixture``, by the lines their instructions quote."""
+    return [use("남길 증거 과제", task.title, lines_referred(task.instructions_html, fixture.slug, own=True))
+            for task in EvidenceTask.objects.active().filter(fixture=fixture)]

@@ -31,11 +31,6 @@ class LabsConfig(AppConfig):
 
     def fixture_uses(self, fixture: Any) -> list[Any]:
         """Called by ``lessons.fixture_refs.uses_of``: labs that read the fixture (all of it) or quote its lines."""
-        from lessons.fixture_refs import lines_referred, use
+        from .selectors import fixture_uses
 
-        from .models import Lab
-
-        uses = [use("실습", lab.title, None) for lab in Lab.objects.active().filter(fixtures=fixture)]
-        for lab in Lab.objects.active().filter(instructions_html__contains=f"[[{fixture.slug}"):
-            uses.append(use("실습 설명", lab.title, lines_referred(lab.instructions_html, fixture.slug)))
-        return uses
+        return fixture_uses(fixture)

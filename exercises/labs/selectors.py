@@ -15,7 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from lessons.content import SLUG
-from lessons.fixture_refs import resolve, versions_for
+from lessons.fixture_refs import FixtureUse, lines_referred, resolve, use, versions_for
+from lessons.models import Fixture
 from lessons.selectors import RecordLink, access_lesson
 from tutor import access
 from tutor.access import AnyUser
@@ -219,3 +220,11 @@ def record_links_of(user: User, *, per_lab: int = 5) -> dict[int, list[RecordLin
             url=reverse("labs:run", args=[run.pk]), at=run.created_at,
         ))
     return links
+
+
+def fixture_uses(fixture: Fixture) -> list[FixtureUse]:
+    """Labs that read ``fixture`` (all of it, from /sandbox) and labs whose instructions quote its lines."""
+    uses = [use("실습", lab.title, None) for lab in Lab.objects.active().filter(fixtures=fixture)]
+    for lab in Lab.objects.active().filter(instructions_html__contains=f"[[{fixture.slug}"):
+        uses.append(use("실습 설명", lab.title, lines_referred(lab.instructions_html, fixture.slug)))
+    return uses

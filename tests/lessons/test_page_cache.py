@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -14,7 +11,6 @@ from django.test.utils import CaptureQueriesContext
 from exercises.labs.models import Lab
 from lessons import revision
 from lessons.models import Lesson
-from lessons.page_cache import CACHE_ALIAS
 from tests.conftest import signed_in
 
 pytestmark = pytest.mark.django_db
@@ -22,13 +18,10 @@ URL = "/lessons/answer-from-sources/"
 
 
 @pytest.fixture(autouse=True)
-def empty_page_cache() -> Iterator[None]:
+def revision_row() -> None:
     # A transactional test's flush empties every table, the revision's row too (a site never flushes):
-    # put it back, as the migration made it.
+    # put it back, as the migration made it. (tests/conftest.py empties the page cache before each test.)
     revision.install(connection)
-    caches[CACHE_ALIAS].clear()
-    yield
-    caches[CACHE_ALIAS].clear()
 
 
 def visit(client: Client, url: str = URL) -> tuple[str, int]:
