@@ -43,6 +43,20 @@ def tasks_of_lesson(lesson_id: int) -> QuerySet[EvidenceTask]:
     return EvidenceTask.objects.active().filter(lesson_id=lesson_id).order_by("order")
 
 
+def active_tasks() -> QuerySet[EvidenceTask]:
+    """Every active task in course order (the queue's task filter)."""
+    return EvidenceTask.objects.active().order_by("lesson__order", "order")
+
+
+def access_reviewer(instructor: AnyUser, reviewer_id: int | None) -> User:
+    """A learner of a cohort the instructor teaches, to hand peer work to; 404 for anyone else."""
+    access.require_sign_in(instructor)
+    reviewer = get_user_model().objects.filter(pk=reviewer_id).first() if reviewer_id else None
+    if reviewer is None or not access.instructs(instructor, reviewer):
+        raise NotFound(_("그런 학습자는 없습니다."))
+    return reviewer
+
+
 def access_task(user: AnyUser, slug: str) -> EvidenceTask:
     access.require_sign_in(user)
     task = (EvidenceTask.objects.active().select_related("lesson", "fixture__current_version", "current_rubric")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import uuid
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -23,7 +22,7 @@ from tutor.http import SignedInRequest
 from tutor.numbers import int_or_none
 
 from . import exports, peer, selectors, services
-from .models import INSUFFICIENT, EvidenceTask, Review
+from .models import INSUFFICIENT, Review
 
 
 def _numbers(raw: str) -> list[int]:
@@ -271,7 +270,7 @@ def queue(request: SignedInRequest) -> HttpResponse:
     return render(request, "evidence/queue.html", {
         "rows": rows, "cohorts": selectors.cohorts_of(request.user),
         "waiting": selectors.waiting_list(request.user),
-        "tasks": EvidenceTask.objects.active().order_by("lesson__order", "order"),
+        "tasks": selectors.active_tasks(),
         "filters": request.GET,
     })
 
@@ -279,10 +278,7 @@ def queue(request: SignedInRequest) -> HttpResponse:
 @require_POST
 def assign(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
-    reviewer_id = int_or_none(request.POST.get("reviewer"), low=1)
-    reviewer = get_user_model().objects.filter(pk=reviewer_id).first() if reviewer_id else None
-    if reviewer is None:
-        raise NotFound(_("그런 학습자는 없습니다."))
+    reviewer = selectors.access_reviewer(request.user, int_or_none(request.POST.get("reviewer"), low=1))
     peer.assign_peer(instructor=request.user, submission=submission, reviewer=reviewer)
     messages.success(request, _("동료 검토를 배정했습니다."))
     return redirect("evidence:queue")
