@@ -23,6 +23,7 @@ from exercises.labs.services import code_digest, request_run, server_run_key
 from tutor import access, audit
 from tutor.errors import Conflict, NotFound, TutorError
 from tutor.models import Cohort
+from tutor.text import real_characters
 
 from .models import (
     CalibrationExample,
@@ -51,7 +52,9 @@ def handed_authors(reviewer: User, task: EvidenceTask) -> QuerySet:
 
 def peer_refusal(reviewer: User, task: EvidenceTask) -> str:
     """Why ``reviewer`` may not receive peer work of ``task`` yet, or "" when they may."""
-    if not Submission.objects.submitted().filter(task=task, author=reviewer).exists():
+    texts = Submission.objects.submitted().filter(task=task, author=reviewer).values_list("text", flat=True)
+    if not any(real_characters(text) >= settings.EVIDENCE_MIN_SUBMISSION_CHARS for text in texts):
+        # A version kept from before the minimum (".") does not open the gate either.
         return _("먼저 이 과제를 제출해야 동료의 작업을 받을 수 있습니다.")
     examples = CalibrationExample.objects.filter(task=task, is_active=True)
     if examples.exists() and not CalibrationReview.objects.filter(example__in=examples, reviewer=reviewer).exists():

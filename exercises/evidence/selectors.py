@@ -81,16 +81,22 @@ def allocation_for(user: AnyUser, submission: Submission) -> PeerAllocation | No
 
 
 def access_submission(user: AnyUser, submission_id: int) -> Submission:
-    """A submitted version, to its author, the author's instructors and peers it was allocated to
-    (who see it anonymously); 404 to everybody else, and drafts to nobody but their author."""
+    """A submitted version, to its author, the author's instructors and peers holding a live lease on it or
+    who reviewed it (they see it anonymously); 404 to everybody else, and drafts to nobody but their author."""
     access.require_sign_in(user)
     submission = (Submission.objects.select_related("task__lesson", "task__fixture", "author", "rubric_version",
                                                     "fixture_version").filter(pk=submission_id).first())
     if submission is None or (submission.status == Submission.Status.DRAFT and submission.author_id != user.pk):
         raise NotFound(_("그런 제출은 없습니다."))
-    if not access.may_see_records_of(user, submission.author) and allocation_for(user, submission) is None:
-        raise NotFound(_("그런 제출은 없습니다."), target=submission, reason="배정되지 않은 제출")
+    if not access.may_see_records_of(user, submission.author) and not peer_may_read(allocation_for(user, submission)):
+        raise NotFound(_("그런 제출은 없습니다."), target=submission, reason="배정되지 않았거나 끝난 동료 작업")
     return submission
+
+
+def peer_may_read(allocation: PeerAllocation | None) -> bool:
+    """A peer reads the work while their lease is live, and keeps what they reviewed; a lease given back or
+    expired unreviewed no longer shows it."""
+    return allocation is not None and (allocation.completed_at is not None or allocation.is_live(timezone.now()))
 
 
 def access_allocation(user: AnyUser, allocation_id: int) -> PeerAllocation:
@@ -139,6 +145,26 @@ def standard_change(submission: Submission) -> StandardChange | None:
     if old is None or new is None or old.pk == new.pk:
         return StandardChange(rubric=rubric, fixture=None, lines=[])
     return StandardChange(rubric=rubric, fixture=(old.number, new.number), lines=changed_lines(old, new))
+
+
+@dataclass
+class PeerRead:
+    """"동료 작업을 읽은 뒤 제출": how many peers' works the author was handed before this version, and how alike
+    this text is to the closest (0–100). Instructors also get the works read, to compare them."""
+
+    count: int
+    highest: int
+    works: list[tuple[int, int]]  # (submission id, similarity), for the author's instructors only
+
+
+def peer_read_note(viewer: AnyUser, submission: Submission) -> PeerRead | None:
+    """The mark reviewers and instructors see on a version submitted after its author read peer work."""
+    read = submission.peer_work_read or []
+    if not read or viewer.pk == submission.author_id:
+        return None
+    works = ([(int(item["submission"]), int(item["similarity"])) for item in read]
+             if access.sees_names(viewer, author=submission.author) else [])
+    return PeerRead(count=len(read), highest=max(int(item["similarity"]) for item in read), works=works)
 
 
 def review_kind_for(user: AnyUser, submission: Submission) -> str | None:
@@ -422,6 +448,7 @@ class QueueRow:
     unreleased: int
     peer_leased: int = 0
     reproductions: list[str] = field(default_factory=list)
+    peer_read: int | None = None  # submitted after reading peer work: the highest similarity to it
 
     @property
     def state(self) -> str:
@@ -453,6 +480,7 @@ def _queue_row(submission: Submission, minimum: int) -> QueueRow:
         unreleased=sum(1 for r in reviews if r.kind != Review.Kind.SELF and r.released_at is None),
         peer_leased=sum(1 for a in submission.allocations.all() if a.is_live(timezone.now())),
         reproductions=[r.get_status_display() for a in submission.allocations.all() for r in a.reproductions.all()],
+        peer_read=max((int(item["similarity"]) for item in submission.peer_work_read or []), default=None),
     )
 
 

@@ -10,11 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from rapidfuzz import fuzz, utils
+
 
 from exercises.labs.models import LabRun
 from lessons.content import ContentError
@@ -22,6 +25,7 @@ from lessons.models import Fixture, Lesson
 from tutor import access, audit
 from tutor.errors import Conflict, NotFound, TutorError
 from tutor.models import Cohort
+from tutor.text import real_characters
 
 from .content import criteria_digest, read_tasks
 from .models import (
@@ -125,8 +129,12 @@ def save_draft(*, author: User, task: EvidenceTask, text: str, run_ids: list[int
         version = (Submission.objects.filter(task=task, author=author).aggregate(n=Max("version"))["n"] or 0) + 1
         assert task.current_rubric is not None  # loading a task always makes its first rubric version
         draft = Submission.objects.create(task=task, author=author, version=version, rubric_version=task.current_rubric)
-    draft.text, draft.cited_lines = text, sorted(set(lines))
-    draft.save(update_fields=["text", "cited_lines", "updated_at"])
+    cited = sorted(set(lines))
+    if cited != draft.cited_lines or (cited and draft.cited_fixture_version_id is None):
+        # The lines are pinned to the version they were picked on; a later edit of them is warned about.
+        draft.cited_fixture_version = task.fixture.current_version if cited and task.fixture else None
+    draft.text, draft.cited_lines = text, cited
+    draft.save(update_fields=["text", "cited_lines", "cited_fixture_version", "updated_at"])
     draft.lab_runs.set(runs)
     return draft
 
@@ -145,6 +153,11 @@ def submit(*, author: User, task: EvidenceTask, submit_key: str) -> Submission:
                      .filter(task=task, author=author, status=Submission.Status.DRAFT).first())
             if draft is None or not draft.text.strip():
                 raise TutorError(_("제출할 글이 없습니다. 먼저 증거를 적어 주세요."))
+            minimum, have = settings.EVIDENCE_MIN_SUBMISSION_CHARS, real_characters(draft.text)
+            if have < minimum:
+                raise TutorError(_("제출하려면 글자나 숫자가 %(n)d자 이상 있어야 합니다(지금 %(have)d자). "
+                                   "글은 편집란에 그대로 있습니다.") % {"n": minimum, "have": have})
+            draft.peer_work_read = peer_work_read(author=author, task=task, text=draft.text)
             draft.status = Submission.Status.SUBMITTED
             draft.submit_key = key
             draft.submitted_at = timezone.now()
@@ -154,10 +167,22 @@ def submit(*, author: User, task: EvidenceTask, submit_key: str) -> Submission:
             draft.save()
             audit.record(actor=author, action="evidence.submit", target=draft,
                          after={"version": draft.version, "rubric": draft.rubric_version.number,
-                                "fixture": draft.fixture_version.number if draft.fixture_version else None})
+                                "fixture": draft.fixture_version.number if draft.fixture_version else None},
+                         detail={"peer_work_read": draft.peer_work_read})
     except IntegrityError:
         return Submission.objects.get(task=task, author=author, submit_key=key)
     return draft
+
+
+def peer_work_read(*, author: User, task: EvidenceTask, text: str) -> list[dict[str, int]]:
+    """Each peer's work of ``task`` the author was handed (and so could read) before submitting ``text``, with how
+    alike the two texts are (rapidfuzz's token-set ratio, 0–100: 100 when one holds every word of the other)."""
+    handed = (PeerAllocation.objects.filter(reviewer=author, submission__task=task)
+              .select_related("submission").order_by("created_at", "pk"))
+    return [{"submission": allocation.submission_id,
+             "similarity": round(fuzz.token_set_ratio(text, allocation.submission.text,
+                                                      processor=utils.default_process))}
+            for allocation in handed]
 
 
 def check_judgements(rubric: RubricVersion, judgements: dict[str, str]) -> dict[str, str]:

@@ -156,6 +156,7 @@ def submission_detail(request: SignedInRequest, submission_id: int) -> HttpRespo
         "criteria": submission.rubric_version.criteria,
         "grid": selectors.review_grid(user, submission),
         "standard_changed": selectors.standard_change(submission),
+        "peer_read": selectors.peer_read_note(user, submission),
         "review_kind": review_kind,
         "show_review_form": bool(review_kind) and not already_reviewed
         and (review_kind != Review.Kind.PEER or lease_live),
