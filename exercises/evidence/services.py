@@ -18,7 +18,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from rapidfuzz import fuzz, utils
 
-
 from exercises.labs.models import LabRun
 from lessons.content import ContentError
 from lessons.models import Fixture, Lesson
