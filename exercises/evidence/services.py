@@ -263,16 +263,27 @@ def record_review(*, reviewer: User, submission: Submission, kind: str, judgemen
     return review
 
 
-def _release_notes(*, instructor: User, submission: Submission, now: Any,
-                   reviews: list[Review]) -> list[str]:
-    """Instructors' notes (the disagreement resolution, flag answers) reach the author with a release."""
+def _release_notes(*, submission: Submission, now: Any, reviews: list[Review]) -> list[str]:
+    """Instructors' notes reach the author only with the review they concern, released by that review's cohort.
+
+    ``reviews`` are the reviews this release covers (each one the releasing
+    instructor may release, already released or released now). The
+    disagreement note goes with an instructor review of a cohort whose
+    instructors include the one who wrote the note; a flag's answer goes with
+    the review flagged. Releasing only a peer review, or another cohort's
+    reviews, leaves both where they are.
+    """
     released = []
-    if submission.disagreement_resolved_at and submission.disagreement_released_at is None:
+    resolver = submission.disagreement_resolved_by
+    if (submission.disagreement_resolved_at and submission.disagreement_released_at is None and resolver is not None
+            and any(review.kind == access.INSTRUCTOR_REVIEW and review.released_at is not None
+                    and access.may_release(resolver, author=submission.author, cohort=review.cohort)
+                    for review in reviews)):
         submission.disagreement_released_at = now
         submission.save(update_fields=["disagreement_released_at"])
         released.append("disagreement")
-    flags = Flag.objects.filter(review__submission=submission, resolved_at__isnull=False,
-                                resolution_released_at__isnull=True, review__in=reviews)
+    flags = Flag.objects.filter(review__in=[review for review in reviews if review.released_at is not None],
+                                resolved_at__isnull=False, resolution_released_at__isnull=True)
     for flag in flags:
         flag.resolution_released_at = now
         flag.save(update_fields=["resolution_released_at"])
@@ -287,10 +298,12 @@ def release_review(*, instructor: User, review: Review, reason: str = "") -> Rev
     if not access.may_release(instructor, author=submission.author, cohort=review.cohort):
         raise NotFound(_("그런 검토는 없습니다."))
     now = timezone.now()
-    notes = _release_notes(instructor=instructor, submission=submission, now=now, reviews=[review])
-    if review.released_at is None and review.kind != access.SELF_REVIEW:
+    newly = review.released_at is None and review.kind != access.SELF_REVIEW
+    if newly:
         review.released_at, review.released_by = now, instructor
         review.save(update_fields=["released_at", "released_by"])
+    notes = _release_notes(submission=submission, now=now, reviews=[review])
+    if newly or notes:
         audit.record(actor=instructor, action="review.release", target=submission, reason=reason,
                      before={"released": False}, after={"released": True},
                      detail={"review": review.pk, "cohort": review.cohort_id, "notes": notes})
@@ -307,10 +320,10 @@ def release_reviews(*, instructor: User, submission: Submission, reason: str = "
     mine = [review for review in submission.reviews.select_related("cohort").exclude(kind=access.SELF_REVIEW)
             if access.may_release(instructor, author=submission.author, cohort=review.cohort)]
     pending = [review for review in mine if review.released_at is None]
-    notes = _release_notes(instructor=instructor, submission=submission, now=now, reviews=mine)
     for review in pending:
         review.released_at, review.released_by = now, instructor
         review.save(update_fields=["released_at", "released_by"])
+    notes = _release_notes(submission=submission, now=now, reviews=mine)
     if pending or notes:
         audit.record(actor=instructor, action="review.release", target=submission, reason=reason,
                      before={"released": False}, after={"released": True},
