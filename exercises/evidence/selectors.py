@@ -3,6 +3,7 @@ others' work never reaches anyone. Each answer about who may do what comes from 
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +19,7 @@ from exercises.labs.models import LabRun
 from lessons.content import SLUG
 from lessons.fixture_changes import LineChange, changed_lines
 from lessons.fixture_refs import FixtureUse, lines_referred, resolve, use, versions_for
-from lessons.models import Fixture
+from lessons.models import Fixture, FixtureVersion
 from lessons.selectors import RecordLink, access_lesson
 from tutor import access
 from tutor.access import AnyUser
@@ -165,6 +166,69 @@ def peer_read_note(viewer: AnyUser, submission: Submission) -> PeerRead | None:
     works = ([(int(item["submission"]), int(item["similarity"])) for item in read]
              if access.sees_names(viewer, author=submission.author) else [])
     return PeerRead(count=len(read), highest=max(int(item["similarity"]) for item in read), works=works)
+
+
+@dataclass
+class CitedLine:
+    """A cited line as the author picked it, and what became of it in a later fixture version (None: unchanged)."""
+
+    number: int
+    text: str
+    changed: bool = False
+    new_number: int | None = None  # where the same text is now; None when it was edited or deleted
+    new_text: str | None = None  # what the cited number now holds (None: no such line any more)
+
+
+@dataclass
+class Citations:
+    """A version's cited lines, read on the fixture version they were picked on, compared with ``against``."""
+
+    pinned: FixtureVersion | None
+    against: FixtureVersion | None
+    lines: list[CitedLine]
+
+    @property
+    def changed(self) -> list[CitedLine]:
+        return [line for line in self.lines if line.changed]
+
+
+def _where_now(old_text: str, new_text: str) -> dict[int, int]:
+    """Old line number → new line number, for every line the edit left as it was."""
+    before, after = old_text.splitlines(), new_text.splitlines()
+    moved: dict[int, int] = {}
+    for tag, i1, i2, j1, _j2 in difflib.SequenceMatcher(a=before, b=after, autojunk=False).get_opcodes():
+        if tag == "equal":
+            moved.update({i + 1: j1 + (i - i1) + 1 for i in range(i1, i2)})
+    return moved
+
+
+def citations_of(submission: Submission) -> Citations:
+    """The cited lines read on the version they were pinned to, each compared with the version the reader meets:
+    the current one for a draft, the one it was submitted on for a submitted version. A line whose text changed,
+    or whose number now holds other text, is marked ``changed``, never silently shown with the new text."""
+    task = submission.task
+    pinned = submission.cited_fixture_version or submission.fixture_version
+    against = (submission.fixture_version if submission.status == Submission.Status.SUBMITTED
+               else task.fixture.current_version if task.fixture else None)
+    if pinned is None:
+        return Citations(pinned=None, against=against, lines=[])
+    old = dict(pinned.numbered_lines())
+    lines = [CitedLine(number=n, text=old.get(n, "")) for n in submission.cited_lines]
+    if against is not None and against.pk != pinned.pk:
+        where, now = _where_now(pinned.text, against.text), dict(against.numbered_lines())
+        for line in lines:
+            line.new_number, line.new_text = where.get(line.number), now.get(line.number)
+            line.changed = line.new_number != line.number
+    return Citations(pinned=pinned, against=against, lines=lines)
+
+
+def source_lines(task: EvidenceTask, citations: Citations | None) -> list[tuple[int, str]]:
+    """The numbered fixture lines the draft form offers: those of the version the draft's citations are pinned to
+    (so a number means the text beside it), else the current version's."""
+    if citations is not None and citations.pinned is not None and citations.lines:
+        return citations.pinned.numbered_lines()
+    current = task.fixture.current_version if task.fixture else None
+    return current.numbered_lines() if current is not None else []
 
 
 def review_kind_for(user: AnyUser, submission: Submission) -> str | None:

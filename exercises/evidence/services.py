@@ -103,35 +103,40 @@ def _upsert_calibration(*, task: EvidenceTask, examples: list[dict[str, Any]]) -
     CalibrationExample.objects.filter(task=task, is_active=True).exclude(pk__in=keep).update(is_active=False)
 
 
-def _line_count(task: EvidenceTask) -> int:
-    return len(task.fixture.current_version.numbered_lines()) if task.fixture and task.fixture.current_version else 0
-
-
 @transaction.atomic
 def save_draft(*, author: User, task: EvidenceTask, text: str, run_ids: list[int],
-               lines: list[int]) -> Submission:
+               lines: list[int], move_citations: bool = False) -> Submission:
     """Autosave the learner's draft (one per task); nothing typed is lost between visits.
 
     Only the learner's own practice runs attach: a reproduction of a peer's run is not their work.
+    Cited lines are pinned to the fixture version they were first picked on;
+    after the fixture admin edits the fixture they stay pinned (and the draft
+    warns) until the author moves them to the current version
+    (``move_citations``), so they never silently point at other text.
     """
     if len(text) > MAX_TEXT_CHARS:
         raise TutorError(_("증거 글은 %(n)d자까지입니다. 글은 편집란에 그대로 있습니다.") % {"n": MAX_TEXT_CHARS})
     runs = list(LabRun.objects.of(author).own_work().filter(pk__in=run_ids)) if task.attach_runs else []
     if len(runs) != len(set(run_ids)) and task.attach_runs:
         raise NotFound(_("그런 실행 기록은 없습니다."))
-    count = _line_count(task)
-    if any(not 1 <= n <= count for n in lines):
-        raise TutorError(_("인용한 줄이 원문(1–%(n)d번 줄) 밖에 있습니다.") % {"n": count})
     draft = (Submission.objects.select_for_update()
              .filter(task=task, author=author, status=Submission.Status.DRAFT).first())
+    cited = sorted(set(lines))
+    current = task.fixture.current_version if task.fixture else None
+    pinned = draft.cited_fixture_version if draft is not None else None
+    pin = None if not cited else (current if pinned is None or move_citations else pinned)
+    count = len(pin.numbered_lines()) if pin is not None else 0
+    if any(not 1 <= n <= count for n in cited):
+        raise TutorError(_("인용한 줄이 원문(1–%(n)d번 줄) 밖에 있습니다.") % {"n": count})
     if draft is None:
         version = (Submission.objects.filter(task=task, author=author).aggregate(n=Max("version"))["n"] or 0) + 1
         assert task.current_rubric is not None  # loading a task always makes its first rubric version
         draft = Submission.objects.create(task=task, author=author, version=version, rubric_version=task.current_rubric)
-    cited = sorted(set(lines))
-    if cited != draft.cited_lines or (cited and draft.cited_fixture_version_id is None):
-        # The lines are pinned to the version they were picked on; a later edit of them is warned about.
-        draft.cited_fixture_version = task.fixture.current_version if cited and task.fixture else None
+    if pin != pinned and pinned is not None and pin is not None:
+        audit.record(actor=author, action="evidence.citations_moved", target=draft,
+                     before={"fixture": pinned.number, "lines": draft.cited_lines},
+                     after={"fixture": pin.number, "lines": cited})
+    draft.cited_fixture_version = pin
     draft.text, draft.cited_lines = text, cited
     draft.save(update_fields=["text", "cited_lines", "cited_fixture_version", "updated_at"])
     draft.lab_runs.set(runs)
