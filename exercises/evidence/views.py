@@ -20,6 +20,7 @@ from tutor import access
 from tutor.errors import NotFound, TutorError
 from tutor.http import SignedInRequest
 from tutor.numbers import int_or_none
+from tutor.text import visible
 
 from . import exports, peer, selectors, services
 from .models import INSUFFICIENT, Review
@@ -141,7 +142,7 @@ def submission_detail(request: SignedInRequest, submission_id: int) -> HttpRespo
     lease_live = allocation is not None and allocation.is_live(timezone.now())
     return render(request, "evidence/submission_detail.html", {
         "submission": submission,
-        "text_html": render_markdown(submission.text),
+        "text_html": render_markdown(visible(submission.text)),
         "runs": [(run, check_seal(run), reproductions.get(run.pk))
                  for run in submission.lab_runs.select_related("lab")],
         "allocation": allocation,
