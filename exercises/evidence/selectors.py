@@ -206,6 +206,8 @@ def citations_of(submission: Submission) -> Citations:
     """The cited lines read on the version they were pinned to, each compared with the version the reader meets:
     the current one for a draft, the one it was submitted on for a submitted version. A line whose text changed,
     or whose number now holds other text, is marked ``changed``, never silently shown with the new text."""
+    if not submission.cited_lines:
+        return Citations(pinned=None, against=None, lines=[])
     task = submission.task
     pinned = submission.cited_fixture_version or submission.fixture_version
     against = (submission.fixture_version if submission.status == Submission.Status.SUBMITTED
@@ -296,7 +298,8 @@ class ListedSubmission:
 def submitted_versions_of(author: User) -> list[ListedSubmission]:
     """Every submitted version of the author's, in a fixed number of queries however many there are."""
     submissions = (Submission.objects.submitted().filter(author=author)
-                   .select_related("task__fixture", "rubric_version", "fixture_version", "author")
+                   .select_related("task__fixture__current_version", "rubric_version", "fixture_version",
+                                   "cited_fixture_version", "author")
                    .prefetch_related(Prefetch("reviews", queryset=_shown_reviews(), to_attr="read_reviews"),
                                      Prefetch("lab_runs", queryset=LabRun.objects.only("pk").order_by("pk"),
                                               to_attr="read_runs"))

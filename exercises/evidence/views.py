@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -58,6 +59,7 @@ def task_detail(request: SignedInRequest, slug: str) -> HttpResponse:
         "no_peer_work": request.GET.get("peer") == "none",
         "practice": practice,
         "submit_key": uuid.uuid4().hex,
+        "min_chars": settings.EVIDENCE_MIN_SUBMISSION_CHARS,
         "insufficient": INSUFFICIENT,
     })
 

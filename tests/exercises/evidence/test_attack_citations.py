@@ -55,6 +55,7 @@ def test_an_edited_cited_line_is_warned_about_on_the_draft_and_the_submission(
         shown = page_of(person, reverse("evidence:submission", args=[submission.pk]))
         assert "인용한 줄이 바뀌었습니다" in shown and f"2. {lines[1]}" in shown
         assert "2. 관리자가 바꾼 전혀 다른 내용" not in shown
+        assert signed_in(person).get(f"/api/evidence/submissions/{submission.pk}").json()["cited_lines_changed"] == [2]
 
 
 def test_a_line_inserted_above_is_named_and_moving_the_citations_needs_the_authors_word(

@@ -109,6 +109,9 @@ def test_a_version_written_after_reading_peer_work_is_marked_with_its_similarity
         assert "동료 작업을 읽은 뒤 제출" in page and "유사도 100%" in page
     assert "동료 작업을 읽은 뒤 제출" not in signed_in(instructor).get(
         reverse("evidence:submission", args=[first.pk])).content.decode()
+    api = f"/api/evidence/submissions/{copied.pk}"
+    assert signed_in(instructor).get(api).json()["read_peer_work_similarity"] == 100
+    assert signed_in(learner).get(api).json()["read_peer_work_similarity"] is None
     queue = signed_in(instructor).get(reverse("evidence:queue")).content.decode()
     assert "동료 작업을 읽은 뒤 제출" in queue
     assert "동료 작업을 읽은 뒤 제출" not in signed_in(learner).get(
