@@ -25,7 +25,10 @@ def submission_out(viewer: AnyUser, submission: Submission, *, reviews: list[Rev
         reviews = selectors.reviews_visible_to(viewer, submission)
     if run_ids is None:
         run_ids = list(submission.lab_runs.order_by("pk").values_list("pk", flat=True))
+    peer_read = selectors.peer_read_note(viewer, submission)
     return {
+        "read_peer_work_similarity": peer_read.highest if peer_read else None,
+        "cited_lines_changed": [line.number for line in selectors.citations_of(submission).changed],
         "id": submission.pk, "task": submission.task.slug, "version": submission.version,
         "author": selectors.name_of_author(viewer, submission),
         "text": submission.text, "cited_lines": submission.cited_lines,

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from lessons.selectors import progress_of_learners, published_lessons
 from tutor.access import AnyUser
 from tutor.models import Cohort
+from tutor.text import visible
 
 from .models import Review, Submission
 from .selectors import disagreeing_criteria, instructor_cohorts, level_label, peer_minimums_of
@@ -29,7 +30,8 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def neutralise(value: object) -> str:
-    text = "" if value is None else str(value)
+    """A cell as a spreadsheet should show it: hidden characters marked (tutor.text), no formula."""
+    text = visible("" if value is None else str(value))
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 

@@ -95,9 +95,16 @@ class Submission(models.Model):
     text = models.TextField(blank=True, help_text="Markdown; rendered sanitised.")
     lab_runs = models.ManyToManyField(LabRun, blank=True, related_name="evidence_submissions")
     cited_lines = models.JSONField(default=list)
+    cited_fixture_version = models.ForeignKey(
+        FixtureVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        help_text="The fixture version the cited lines were picked on; a later edit of those lines is warned about.")
     fixture_version = models.ForeignKey(FixtureVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     rubric_version = models.ForeignKey(RubricVersion, on_delete=models.PROTECT, related_name="submissions")
     submit_key = models.CharField(max_length=64, blank=True)
+    peer_work_read = models.JSONField(
+        default=list, blank=True,
+        help_text="Set on submitting: [{submission, similarity}] for each peer's work the author was handed before, "
+                  "with rapidfuzz's token-set similarity (0–100) of this text to it. Shown as '동료 작업을 읽은 뒤 제출'.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     submitted_at = models.DateTimeField(null=True, blank=True)

@@ -19,10 +19,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from exercises.labs.models import LabRun
-from exercises.labs.services import request_run
+from exercises.labs.services import code_digest, request_run, server_run_key
 from tutor import access, audit
 from tutor.errors import Conflict, NotFound, TutorError
 from tutor.models import Cohort
+from tutor.text import real_characters
 
 from .models import (
     CalibrationExample,
@@ -51,7 +52,9 @@ def handed_authors(reviewer: User, task: EvidenceTask) -> QuerySet:
 
 def peer_refusal(reviewer: User, task: EvidenceTask) -> str:
     """Why ``reviewer`` may not receive peer work of ``task`` yet, or "" when they may."""
-    if not Submission.objects.submitted().filter(task=task, author=reviewer).exists():
+    texts = Submission.objects.submitted().filter(task=task, author=reviewer).values_list("text", flat=True)
+    if not any(real_characters(text) >= settings.EVIDENCE_MIN_SUBMISSION_CHARS for text in texts):
+        # A version kept from before the minimum (".") does not open the gate either.
         return _("먼저 이 과제를 제출해야 동료의 작업을 받을 수 있습니다.")
     examples = CalibrationExample.objects.filter(task=task, is_active=True)
     if examples.exists() and not CalibrationReview.objects.filter(example__in=examples, reviewer=reviewer).exists():
@@ -165,8 +168,12 @@ def reproduce_run(*, reviewer: User, allocation: PeerAllocation, run: LabRun) ->
         return existing
     if not allocation.is_live(timezone.now()):
         raise Conflict(_("이 동료 작업은 기한이 지났거나 끝나서 재현할 수 없습니다."))
+    # The server asks for the re-run itself, under a key no client can write, with the original's own code and
+    # step: a run the reviewer made beforehand can never stand in for it.
     rerun = request_run(user=reviewer, lab=run.lab, code=run.code, step=run.step, purpose=LabRun.Purpose.REPRODUCTION,
-                        idempotency_key=f"reproduce-{allocation.pk}-{run.pk}")
+                        idempotency_key=server_run_key("reproduce", allocation.pk, run.pk), made_by_server=True)
+    if rerun.purpose != LabRun.Purpose.REPRODUCTION or rerun.code_digest != run.code_digest:
+        raise Conflict(_("재현 실행을 만들 수 없습니다. 잠시 뒤 다시 시도해 주세요."))
     reproduction = Reproduction.objects.create(allocation=allocation, original=run, rerun=rerun,
                                                status=Reproduction.Status.PENDING)
     audit.record(actor=reviewer, action="peer.reproduce", target=allocation.submission,
@@ -179,9 +186,12 @@ def _checks(run: LabRun) -> dict[str, bool]:
 
 
 def compare_runs(original: LabRun, rerun: LabRun) -> tuple[list[str], list[str]]:
-    """Which results differ (status, exit code, stdout, stderr, checks) and what changed since the original
-    (the lab's version, a fixture's version)."""
-    differences = [name for name in ("status", "exit_code", "stdout", "stderr")
+    """Which results differ (the code, status, exit code, stdout, stderr, checks) and what changed since the
+    original (the lab's version, a fixture's version). "code" means the re-run ran other code than the original
+    (by its recorded digest or by the code itself): then it was no reproduction at all."""
+    code = [] if (original.code_digest == rerun.code_digest
+                  and code_digest(original.code) == code_digest(rerun.code)) else ["code"]
+    differences = code + [name for name in ("status", "exit_code", "stdout", "stderr")
                    if getattr(original, name) != getattr(rerun, name)]
     if _checks(original) != _checks(rerun):
         differences.append("checks")
@@ -203,7 +213,8 @@ def settle_reproduction(*, reproduction: Reproduction) -> Reproduction:
         return reproduction
     original = LabRun.objects.get(pk=reproduction.original_id)
     reproduction.differences, reproduction.changed_since = compare_runs(original, rerun)
-    if rerun.status in {LabRun.Status.REFUSED, LabRun.Status.FAILED}:
+    if rerun.status in {LabRun.Status.REFUSED, LabRun.Status.FAILED} or "code" in reproduction.differences:
+        # Other code than the original's proves nothing about the author's run either way.
         reproduction.status = Reproduction.Status.COULD_NOT_RUN
     elif reproduction.differences:
         reproduction.status = Reproduction.Status.DIFFERED

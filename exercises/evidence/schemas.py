@@ -36,6 +36,11 @@ class SubmissionOut(Schema):
     submitted_at: datetime | None
     released_reviews: int
     reviews: list[ReviewOut]
+    read_peer_work_similarity: int | None = Field(
+        None, description="'동료 작업을 읽은 뒤 제출': 작성자가 이 판을 내기 전에 받은 동료 작업과의 가장 높은 유사도(0–100). "
+                          "검토자와 강사에게만; 읽지 않았으면 null")
+    cited_lines_changed: list[int] = Field(
+        default_factory=list, description="인용한 줄 가운데 고른 판 뒤에 바뀌거나 옮겨진 줄 번호 (인용한 판 기준)")
 
 
 class ReviewIn(Schema):

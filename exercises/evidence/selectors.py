@@ -3,6 +3,7 @@ others' work never reaches anyone. Each answer about who may do what comes from 
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +19,7 @@ from exercises.labs.models import LabRun
 from lessons.content import SLUG
 from lessons.fixture_changes import LineChange, changed_lines
 from lessons.fixture_refs import FixtureUse, lines_referred, resolve, use, versions_for
-from lessons.models import Fixture
+from lessons.models import Fixture, FixtureVersion
 from lessons.selectors import RecordLink, access_lesson
 from tutor import access
 from tutor.access import AnyUser
@@ -81,16 +82,22 @@ def allocation_for(user: AnyUser, submission: Submission) -> PeerAllocation | No
 
 
 def access_submission(user: AnyUser, submission_id: int) -> Submission:
-    """A submitted version, to its author, the author's instructors and peers it was allocated to
-    (who see it anonymously); 404 to everybody else, and drafts to nobody but their author."""
+    """A submitted version, to its author, the author's instructors and peers holding a live lease on it or
+    who reviewed it (they see it anonymously); 404 to everybody else, and drafts to nobody but their author."""
     access.require_sign_in(user)
     submission = (Submission.objects.select_related("task__lesson", "task__fixture", "author", "rubric_version",
                                                     "fixture_version").filter(pk=submission_id).first())
     if submission is None or (submission.status == Submission.Status.DRAFT and submission.author_id != user.pk):
         raise NotFound(_("그런 제출은 없습니다."))
-    if not access.may_see_records_of(user, submission.author) and allocation_for(user, submission) is None:
-        raise NotFound(_("그런 제출은 없습니다."), target=submission, reason="배정되지 않은 제출")
+    if not access.may_see_records_of(user, submission.author) and not peer_may_read(allocation_for(user, submission)):
+        raise NotFound(_("그런 제출은 없습니다."), target=submission, reason="배정되지 않았거나 끝난 동료 작업")
     return submission
+
+
+def peer_may_read(allocation: PeerAllocation | None) -> bool:
+    """A peer reads the work while their lease is live, and keeps what they reviewed; a lease given back or
+    expired unreviewed no longer shows it."""
+    return allocation is not None and (allocation.completed_at is not None or allocation.is_live(timezone.now()))
 
 
 def access_allocation(user: AnyUser, allocation_id: int) -> PeerAllocation:
@@ -139,6 +146,91 @@ def standard_change(submission: Submission) -> StandardChange | None:
     if old is None or new is None or old.pk == new.pk:
         return StandardChange(rubric=rubric, fixture=None, lines=[])
     return StandardChange(rubric=rubric, fixture=(old.number, new.number), lines=changed_lines(old, new))
+
+
+@dataclass
+class PeerRead:
+    """"동료 작업을 읽은 뒤 제출": how many peers' works the author was handed before this version, and how alike
+    this text is to the closest (0–100). Instructors also get the works read, to compare them."""
+
+    count: int
+    highest: int
+    works: list[tuple[int, int]]  # (submission id, similarity), for the author's instructors only
+
+
+def peer_read_note(viewer: AnyUser, submission: Submission) -> PeerRead | None:
+    """The mark reviewers and instructors see on a version submitted after its author read peer work."""
+    read = submission.peer_work_read or []
+    if not read or viewer.pk == submission.author_id:
+        return None
+    works = ([(int(item["submission"]), int(item["similarity"])) for item in read]
+             if access.sees_names(viewer, author=submission.author) else [])
+    return PeerRead(count=len(read), highest=max(int(item["similarity"]) for item in read), works=works)
+
+
+@dataclass
+class CitedLine:
+    """A cited line as the author picked it, and what became of it in a later fixture version (None: unchanged)."""
+
+    number: int
+    text: str
+    changed: bool = False
+    new_number: int | None = None  # where the same text is now; None when it was edited or deleted
+    new_text: str | None = None  # what the cited number now holds (None: no such line any more)
+
+
+@dataclass
+class Citations:
+    """A version's cited lines, read on the fixture version they were picked on, compared with ``against``."""
+
+    pinned: FixtureVersion | None
+    against: FixtureVersion | None
+    lines: list[CitedLine]
+
+    @property
+    def changed(self) -> list[CitedLine]:
+        return [line for line in self.lines if line.changed]
+
+
+def _where_now(old_text: str, new_text: str) -> dict[int, int]:
+    """Old line number → new line number, for every line the edit left as it was."""
+    before, after = old_text.splitlines(), new_text.splitlines()
+    moved: dict[int, int] = {}
+    for tag, i1, i2, j1, _j2 in difflib.SequenceMatcher(a=before, b=after, autojunk=False).get_opcodes():
+        if tag == "equal":
+            moved.update({i + 1: j1 + (i - i1) + 1 for i in range(i1, i2)})
+    return moved
+
+
+def citations_of(submission: Submission) -> Citations:
+    """The cited lines read on the version they were pinned to, each compared with the version the reader meets:
+    the current one for a draft, the one it was submitted on for a submitted version. A line whose text changed,
+    or whose number now holds other text, is marked ``changed``, never silently shown with the new text."""
+    if not submission.cited_lines:
+        return Citations(pinned=None, against=None, lines=[])
+    task = submission.task
+    pinned = submission.cited_fixture_version or submission.fixture_version
+    against = (submission.fixture_version if submission.status == Submission.Status.SUBMITTED
+               else task.fixture.current_version if task.fixture else None)
+    if pinned is None:
+        return Citations(pinned=None, against=against, lines=[])
+    old = dict(pinned.numbered_lines())
+    lines = [CitedLine(number=n, text=old.get(n, "")) for n in submission.cited_lines]
+    if against is not None and against.pk != pinned.pk:
+        where, now = _where_now(pinned.text, against.text), dict(against.numbered_lines())
+        for line in lines:
+            line.new_number, line.new_text = where.get(line.number), now.get(line.number)
+            line.changed = line.new_number != line.number
+    return Citations(pinned=pinned, against=against, lines=lines)
+
+
+def source_lines(task: EvidenceTask, citations: Citations | None) -> list[tuple[int, str]]:
+    """The numbered fixture lines the draft form offers: those of the version the draft's citations are pinned to
+    (so a number means the text beside it), else the current version's."""
+    if citations is not None and citations.pinned is not None and citations.lines:
+        return citations.pinned.numbered_lines()
+    current = task.fixture.current_version if task.fixture else None
+    return current.numbered_lines() if current is not None else []
 
 
 def review_kind_for(user: AnyUser, submission: Submission) -> str | None:
@@ -206,7 +298,8 @@ class ListedSubmission:
 def submitted_versions_of(author: User) -> list[ListedSubmission]:
     """Every submitted version of the author's, in a fixed number of queries however many there are."""
     submissions = (Submission.objects.submitted().filter(author=author)
-                   .select_related("task__fixture", "rubric_version", "fixture_version", "author")
+                   .select_related("task__fixture__current_version", "rubric_version", "fixture_version",
+                                   "cited_fixture_version", "author")
                    .prefetch_related(Prefetch("reviews", queryset=_shown_reviews(), to_attr="read_reviews"),
                                      Prefetch("lab_runs", queryset=LabRun.objects.only("pk").order_by("pk"),
                                               to_attr="read_runs"))
@@ -422,6 +515,7 @@ class QueueRow:
     unreleased: int
     peer_leased: int = 0
     reproductions: list[str] = field(default_factory=list)
+    peer_read: int | None = None  # submitted after reading peer work: the highest similarity to it
 
     @property
     def state(self) -> str:
@@ -453,6 +547,7 @@ def _queue_row(submission: Submission, minimum: int) -> QueueRow:
         unreleased=sum(1 for r in reviews if r.kind != Review.Kind.SELF and r.released_at is None),
         peer_leased=sum(1 for a in submission.allocations.all() if a.is_live(timezone.now())),
         reproductions=[r.get_status_display() for a in submission.allocations.all() for r in a.reproductions.all()],
+        peer_read=max((int(item["similarity"]) for item in submission.peer_work_read or []), default=None),
     )
 
 

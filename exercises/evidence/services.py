@@ -10,11 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from rapidfuzz import fuzz, utils
 
 from exercises.labs.models import LabRun
 from lessons.content import ContentError
@@ -22,6 +24,7 @@ from lessons.models import Fixture, Lesson
 from tutor import access, audit
 from tutor.errors import Conflict, NotFound, TutorError
 from tutor.models import Cohort
+from tutor.text import real_characters
 
 from .content import criteria_digest, read_tasks
 from .models import (
@@ -100,33 +103,42 @@ def _upsert_calibration(*, task: EvidenceTask, examples: list[dict[str, Any]]) -
     CalibrationExample.objects.filter(task=task, is_active=True).exclude(pk__in=keep).update(is_active=False)
 
 
-def _line_count(task: EvidenceTask) -> int:
-    return len(task.fixture.current_version.numbered_lines()) if task.fixture and task.fixture.current_version else 0
-
-
 @transaction.atomic
 def save_draft(*, author: User, task: EvidenceTask, text: str, run_ids: list[int],
-               lines: list[int]) -> Submission:
+               lines: list[int], move_citations: bool = False) -> Submission:
     """Autosave the learner's draft (one per task); nothing typed is lost between visits.
 
     Only the learner's own practice runs attach: a reproduction of a peer's run is not their work.
+    Cited lines are pinned to the fixture version they were first picked on;
+    after the fixture admin edits the fixture they stay pinned (and the draft
+    warns) until the author moves them to the current version
+    (``move_citations``), so they never silently point at other text.
     """
     if len(text) > MAX_TEXT_CHARS:
         raise TutorError(_("증거 글은 %(n)d자까지입니다. 글은 편집란에 그대로 있습니다.") % {"n": MAX_TEXT_CHARS})
     runs = list(LabRun.objects.of(author).own_work().filter(pk__in=run_ids)) if task.attach_runs else []
     if len(runs) != len(set(run_ids)) and task.attach_runs:
         raise NotFound(_("그런 실행 기록은 없습니다."))
-    count = _line_count(task)
-    if any(not 1 <= n <= count for n in lines):
-        raise TutorError(_("인용한 줄이 원문(1–%(n)d번 줄) 밖에 있습니다.") % {"n": count})
     draft = (Submission.objects.select_for_update()
              .filter(task=task, author=author, status=Submission.Status.DRAFT).first())
+    cited = sorted(set(lines))
+    current = task.fixture.current_version if task.fixture else None
+    pinned = draft.cited_fixture_version if draft is not None else None
+    pin = None if not cited else (current if pinned is None or move_citations else pinned)
+    count = len(pin.numbered_lines()) if pin is not None else 0
+    if any(not 1 <= n <= count for n in cited):
+        raise TutorError(_("인용한 줄이 원문(1–%(n)d번 줄) 밖에 있습니다.") % {"n": count})
     if draft is None:
         version = (Submission.objects.filter(task=task, author=author).aggregate(n=Max("version"))["n"] or 0) + 1
         assert task.current_rubric is not None  # loading a task always makes its first rubric version
         draft = Submission.objects.create(task=task, author=author, version=version, rubric_version=task.current_rubric)
-    draft.text, draft.cited_lines = text, sorted(set(lines))
-    draft.save(update_fields=["text", "cited_lines", "updated_at"])
+    if pin != pinned and pinned is not None and pin is not None:
+        audit.record(actor=author, action="evidence.citations_moved", target=draft,
+                     before={"fixture": pinned.number, "lines": draft.cited_lines},
+                     after={"fixture": pin.number, "lines": cited})
+    draft.cited_fixture_version = pin
+    draft.text, draft.cited_lines = text, cited
+    draft.save(update_fields=["text", "cited_lines", "cited_fixture_version", "updated_at"])
     draft.lab_runs.set(runs)
     return draft
 
@@ -145,6 +157,11 @@ def submit(*, author: User, task: EvidenceTask, submit_key: str) -> Submission:
                      .filter(task=task, author=author, status=Submission.Status.DRAFT).first())
             if draft is None or not draft.text.strip():
                 raise TutorError(_("제출할 글이 없습니다. 먼저 증거를 적어 주세요."))
+            minimum, have = settings.EVIDENCE_MIN_SUBMISSION_CHARS, real_characters(draft.text)
+            if have < minimum:
+                raise TutorError(_("제출하려면 글자나 숫자가 %(n)d자 이상 있어야 합니다(지금 %(have)d자). "
+                                   "글은 편집란에 그대로 있습니다.") % {"n": minimum, "have": have})
+            draft.peer_work_read = peer_work_read(author=author, task=task, text=draft.text)
             draft.status = Submission.Status.SUBMITTED
             draft.submit_key = key
             draft.submitted_at = timezone.now()
@@ -154,10 +171,22 @@ def submit(*, author: User, task: EvidenceTask, submit_key: str) -> Submission:
             draft.save()
             audit.record(actor=author, action="evidence.submit", target=draft,
                          after={"version": draft.version, "rubric": draft.rubric_version.number,
-                                "fixture": draft.fixture_version.number if draft.fixture_version else None})
+                                "fixture": draft.fixture_version.number if draft.fixture_version else None},
+                         detail={"peer_work_read": draft.peer_work_read})
     except IntegrityError:
         return Submission.objects.get(task=task, author=author, submit_key=key)
     return draft
+
+
+def peer_work_read(*, author: User, task: EvidenceTask, text: str) -> list[dict[str, int]]:
+    """Each peer's work of ``task`` the author was handed (and so could read) before submitting ``text``, with how
+    alike the two texts are (rapidfuzz's token-set ratio, 0–100: 100 when one holds every word of the other)."""
+    handed = (PeerAllocation.objects.filter(reviewer=author, submission__task=task)
+              .select_related("submission").order_by("created_at", "pk"))
+    return [{"submission": allocation.submission_id,
+             "similarity": round(fuzz.token_set_ratio(text, allocation.submission.text,
+                                                      processor=utils.default_process))}
+            for allocation in handed]
 
 
 def check_judgements(rubric: RubricVersion, judgements: dict[str, str]) -> dict[str, str]:
@@ -239,16 +268,27 @@ def record_review(*, reviewer: User, submission: Submission, kind: str, judgemen
     return review
 
 
-def _release_notes(*, instructor: User, submission: Submission, now: Any,
-                   reviews: list[Review]) -> list[str]:
-    """Instructors' notes (the disagreement resolution, flag answers) reach the author with a release."""
+def _release_notes(*, submission: Submission, now: Any, reviews: list[Review]) -> list[str]:
+    """Instructors' notes reach the author only with the review they concern, released by that review's cohort.
+
+    ``reviews`` are the reviews this release covers (each one the releasing
+    instructor may release, already released or released now). The
+    disagreement note goes with an instructor review of a cohort whose
+    instructors include the one who wrote the note; a flag's answer goes with
+    the review flagged. Releasing only a peer review, or another cohort's
+    reviews, leaves both where they are.
+    """
     released = []
-    if submission.disagreement_resolved_at and submission.disagreement_released_at is None:
+    resolver = submission.disagreement_resolved_by
+    if (submission.disagreement_resolved_at and submission.disagreement_released_at is None and resolver is not None
+            and any(review.kind == access.INSTRUCTOR_REVIEW and review.released_at is not None
+                    and access.may_release(resolver, author=submission.author, cohort=review.cohort)
+                    for review in reviews)):
         submission.disagreement_released_at = now
         submission.save(update_fields=["disagreement_released_at"])
         released.append("disagreement")
-    flags = Flag.objects.filter(review__submission=submission, resolved_at__isnull=False,
-                                resolution_released_at__isnull=True, review__in=reviews)
+    flags = Flag.objects.filter(review__in=[review for review in reviews if review.released_at is not None],
+                                resolved_at__isnull=False, resolution_released_at__isnull=True)
     for flag in flags:
         flag.resolution_released_at = now
         flag.save(update_fields=["resolution_released_at"])
@@ -263,10 +303,12 @@ def release_review(*, instructor: User, review: Review, reason: str = "") -> Rev
     if not access.may_release(instructor, author=submission.author, cohort=review.cohort):
         raise NotFound(_("그런 검토는 없습니다."))
     now = timezone.now()
-    notes = _release_notes(instructor=instructor, submission=submission, now=now, reviews=[review])
-    if review.released_at is None and review.kind != access.SELF_REVIEW:
+    newly = review.released_at is None and review.kind != access.SELF_REVIEW
+    if newly:
         review.released_at, review.released_by = now, instructor
         review.save(update_fields=["released_at", "released_by"])
+    notes = _release_notes(submission=submission, now=now, reviews=[review])
+    if newly or notes:
         audit.record(actor=instructor, action="review.release", target=submission, reason=reason,
                      before={"released": False}, after={"released": True},
                      detail={"review": review.pk, "cohort": review.cohort_id, "notes": notes})
@@ -283,10 +325,10 @@ def release_reviews(*, instructor: User, submission: Submission, reason: str = "
     mine = [review for review in submission.reviews.select_related("cohort").exclude(kind=access.SELF_REVIEW)
             if access.may_release(instructor, author=submission.author, cohort=review.cohort)]
     pending = [review for review in mine if review.released_at is None]
-    notes = _release_notes(instructor=instructor, submission=submission, now=now, reviews=mine)
     for review in pending:
         review.released_at, review.released_by = now, instructor
         review.save(update_fields=["released_at", "released_by"])
+    notes = _release_notes(submission=submission, now=now, reviews=mine)
     if pending or notes:
         audit.record(actor=instructor, action="review.release", target=submission, reason=reason,
                      before={"released": False}, after={"released": True},

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -20,6 +21,7 @@ from tutor import access
 from tutor.errors import NotFound, TutorError
 from tutor.http import SignedInRequest
 from tutor.numbers import int_or_none
+from tutor.text import visible
 
 from . import exports, peer, selectors, services
 from .models import INSUFFICIENT, Review
@@ -42,19 +44,22 @@ def task_detail(request: SignedInRequest, slug: str) -> HttpResponse:
     draft = selectors.draft_of(request.user, task)
     examples = selectors.calibration_examples(task)
     practice = [(example, selectors.practice_review_of(request.user, example)) for example in examples]
+    citations = selectors.citations_of(draft) if draft else None
     return render(request, "evidence/task_detail.html", {
         "task": task,
         "instructions": selectors.instructions_of(task),
         "draft": draft,
         "attached": {run.pk for run in draft.lab_runs.all()} if draft else set(),
         "runs": selectors.attachable_runs(request.user, task),
-        "lines": task.fixture.current_version.numbered_lines() if task.fixture and task.fixture.current_version else [],
+        "lines": selectors.source_lines(task, citations),
+        "citations": citations,
         "submissions": selectors.submissions_of(request.user, task),
         "allocations": selectors.allocations_of(request.user, task),
         "peer_refusal": peer.peer_refusal(request.user, task),
         "no_peer_work": request.GET.get("peer") == "none",
         "practice": practice,
         "submit_key": uuid.uuid4().hex,
+        "min_chars": settings.EVIDENCE_MIN_SUBMISSION_CHARS,
         "insufficient": INSUFFICIENT,
     })
 
@@ -65,7 +70,7 @@ def save_draft(request: SignedInRequest, slug: str) -> HttpResponse:
     draft = services.save_draft(
         author=request.user, task=task, text=request.POST.get("text", ""),
         run_ids=[n for n in map(int_or_none, request.POST.getlist("runs")) if n is not None],
-        lines=_numbers(request.POST.get("lines", "")),
+        lines=_numbers(request.POST.get("lines", "")), move_citations=request.POST.get("move_citations") == "on",
     )
     if request.htmx:
         return render(request, "evidence/task_detail.html#saved", {"draft": draft})
@@ -131,7 +136,6 @@ def submission_detail(request: SignedInRequest, submission_id: int) -> HttpRespo
     allocation = selectors.allocation_for(user, submission)
     reproductions = {r.original_id: peer.settle_reproduction(reproduction=r)
                      for r in allocation.reproductions.select_related("rerun", "original")} if allocation else {}
-    lines = dict(submission.fixture_version.numbered_lines()) if submission.fixture_version else {}
     if sees_names:
         for reproduction in selectors.reproduction_summary(submission):
             peer.settle_reproduction(reproduction=reproduction)
@@ -140,13 +144,13 @@ def submission_detail(request: SignedInRequest, submission_id: int) -> HttpRespo
     lease_live = allocation is not None and allocation.is_live(timezone.now())
     return render(request, "evidence/submission_detail.html", {
         "submission": submission,
-        "text_html": render_markdown(submission.text),
+        "text_html": render_markdown(visible(submission.text)),
         "runs": [(run, check_seal(run), reproductions.get(run.pk))
                  for run in submission.lab_runs.select_related("lab")],
         "allocation": allocation,
         "lease_live": lease_live,
         "may_give_back": allocation is not None and selectors.may_give_back(user, submission.task),
-        "cited": [(n, lines.get(n, "")) for n in submission.cited_lines],
+        "citations": selectors.citations_of(submission),
         "reviews": [(review, _review_lines(review), selectors.flags_visible_to(user, review), selectors.name_of_reviewer(user, review),
                      access.may_release(user, author=submission.author, cohort=review.cohort)
                      and review.released_at is None and review.kind != Review.Kind.SELF,
@@ -156,6 +160,7 @@ def submission_detail(request: SignedInRequest, submission_id: int) -> HttpRespo
         "criteria": submission.rubric_version.criteria,
         "grid": selectors.review_grid(user, submission),
         "standard_changed": selectors.standard_change(submission),
+        "peer_read": selectors.peer_read_note(user, submission),
         "review_kind": review_kind,
         "show_review_form": bool(review_kind) and not already_reviewed
         and (review_kind != Review.Kind.PEER or lease_live),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import logging
 import os
 import socket
@@ -92,16 +93,29 @@ def code_digest(code: str) -> str:
     return hashlib.sha256(code.encode("utf-8")).hexdigest()
 
 
+#: Idempotency keys in this namespace are made by the server only (``server_run_key``); a client's is refused.
+SERVER_KEY_PREFIX = "server:"
+
+
+def server_run_key(*parts: object) -> str:
+    """A request key for a run the server asks for itself (a reproduction): keyed with the site's secret, so no
+    client can write it first, and the same for the same parts, so a retry finds the same run."""
+    message = "\x1f".join(str(part) for part in parts).encode("utf-8")
+    mac = hmac.new(settings.SECRET_KEY.encode("utf-8"), b"lab-run-key\x1f" + message, hashlib.sha256)
+    return SERVER_KEY_PREFIX + mac.hexdigest()[:48]
+
+
 def request_run(
     *, user: User, lab: Lab, code: str, step: str, idempotency_key: str, prediction: str = "",
-    purpose: str = LabRun.Purpose.PRACTICE,
+    purpose: str = LabRun.Purpose.PRACTICE, made_by_server: bool = False,
 ) -> LabRun:
     """Queue one run of ``code``. The same key returns the same run, so a double click makes one run.
 
     Refuses (with a reason) while the sandbox is unhealthy, and answers 429 when
     the learner already has runs in flight or the queue is too deep. A
     reproduction run writes no completion fact: re-running a peer's code is
-    not the reviewer's own practice.
+    not the reviewer's own practice. Keys starting with ``SERVER_KEY_PREFIX`` are
+    the server's own (``made_by_server``); a client's key there is refused.
     """
     if len(code.encode("utf-8")) > settings.LAB_CODE_MAX_BYTES:
         raise CodeTooLarge(_("코드는 %(kb)d KiB까지 실행할 수 있습니다. 코드는 편집기에 그대로 있습니다.")
@@ -111,6 +125,8 @@ def request_run(
     key = idempotency_key.strip()[:64]
     if not key:
         raise TutorError(_("요청 키가 없습니다. 페이지를 새로 고친 뒤 다시 실행하세요."))
+    if key.lower().startswith(SERVER_KEY_PREFIX) != made_by_server:
+        raise TutorError(_("이 요청 키는 쓸 수 없습니다. 페이지를 새로 고친 뒤 다시 실행하세요."))
     existing = LabRun.objects.filter(user=user, idempotency_key=key).first()
     if existing is not None:
         return _same_request(existing, lab)

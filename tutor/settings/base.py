@@ -112,6 +112,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "tutor.context_processors.roles",
             ],
+            # ``visible``: one person's text shown to another with its hidden characters marked (tutor.text).
+            "builtins": ["tutor.templatetags.text"],
         },
     },
 ]
@@ -272,6 +274,8 @@ LAB_WORKER_THREADS = int(os.environ.get("LAB_WORKER_THREADS", "3"))
 
 # A peer reviewer's lease on a submission ends after this many hours unless reviewed or given back.
 EVIDENCE_PEER_LEASE_HOURS = float(os.environ.get("EVIDENCE_PEER_LEASE_HOURS", "8"))
+# A submission counts (and opens the peer step) only with at least this many letters or digits (tutor.text).
+EVIDENCE_MIN_SUBMISSION_CHARS = int(os.environ.get("EVIDENCE_MIN_SUBMISSION_CHARS", "20"))
 # An idle worker waits for a wake-up (LISTEN/NOTIFY on PostgreSQL, a socket on
 # SQLite), polling at most this rarely in case one was missed.
 LAB_WORKER_IDLE_POLL_SECONDS = float(os.environ.get("LAB_WORKER_IDLE_POLL_SECONDS", "2"))

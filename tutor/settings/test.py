@@ -19,3 +19,6 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
 # (a separate process) reaches the same test database.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}  # noqa: F405
+
+# The suite's many short sample texts ("증거 글") are real submissions; the minimum's own tests set the default.
+EVIDENCE_MIN_SUBMISSION_CHARS = 2

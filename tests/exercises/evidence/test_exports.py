@@ -89,7 +89,7 @@ def test_the_review_csv_keeps_every_version_with_its_version_numbers(learner: Us
 
 def test_the_gradebook_has_one_column_per_track_and_no_total(learner: User, instructor: User,
                                                              task: EvidenceTask) -> None:
-    mine = submitted(learner, task, "글")
+    mine = submitted(learner, task, "내 글")
     services.record_review(reviewer=instructor, submission=mine, kind="instructor", judgements=levels(mine, -1),
                            comment="")
     body, rows = download(instructor, "evidence:gradebook")
