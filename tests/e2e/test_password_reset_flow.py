@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from tests.conftest import PASSWORD
+from tests.e2e.test_accessibility import axe_page  # noqa: F401,F811  (the 360 px page with axe)
 from tests.smtp import SmtpServer, body_of
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -49,3 +50,19 @@ def test_password_reset_round_trip(page, live_server, learner: User, smtp_server
     page.wait_for_url(f"{live_server.url}/")
     assert page.get_by_role("link", name="내 계정").is_visible()
     assert page.csp_violations == []
+
+
+def test_account_pages_pass_axe_at_360px(axe_page, live_server, learner: User) -> None:  # noqa: F811
+    """내 계정, password change, account deletion and the reset pages: no serious axe finding, no sideways scroll."""
+    from tests.e2e.test_accessibility import check, serious_findings, sign_in
+
+    findings = []
+    for path in ("/account/password/reset/", "/account/password/reset/done/", "/account/password/reset/x/y/"):
+        findings += check(axe_page, f"{live_server.url}{path}")
+    sign_in(axe_page, live_server, "learner")
+    for path in ("/account/", "/account/password/change/", "/account/delete/"):
+        findings += check(axe_page, f"{live_server.url}{path}")
+    axe_page.get_by_role("button", name="계정 삭제").click()  # an empty password: the error is announced
+    axe_page.locator(".field-error").wait_for()
+    findings += [f"delete error: {f}" for f in serious_findings(axe_page)]
+    assert findings == []
