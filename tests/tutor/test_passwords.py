@@ -190,3 +190,13 @@ def test_a_username_that_looks_like_an_address_wins_over_an_email(alice: User, m
     assert sign_in(client, "alice@example.com", "named-password-123").status_code == 302
     assert int(client.session["_auth_user_id"]) == named.pk
     assert sign_in(Client(), "alice@example.com", PASSWORD).status_code == 200
+
+
+@pytest.mark.django_db
+@override_settings(SIGN_IN_MAX_FAILURES=3)
+def test_guesses_by_address_and_by_username_share_one_allowance(alice: User) -> None:
+    """Switching between the e-mail address and the username does not buy a guesser more attempts."""
+    for login in ("alice@example.com", "ALICE@example.com", "alice"):
+        sign_in(Client(), login, "guess")
+    refused = sign_in(Client(), "alice", PASSWORD)
+    assert refused.status_code == 200 and "여러 번 실패" in refused.content.decode()
