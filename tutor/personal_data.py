@@ -10,7 +10,7 @@ from django.db.models import Q
 from tutor.accounts.registry import RecordKind, Row, delete_rows, not_personal, register
 
 from . import services
-from .models import ApiToken, AuditEntry, Cohort, KnownSignInAddress
+from .models import ApiToken, AuditEntry, Cohort, KnownSignInAddress, SignInThrottle
 
 
 def cohort_rows(user: User) -> Sequence[Row]:
@@ -47,6 +47,13 @@ def address_rows(user: User) -> Sequence[Row]:
 
 
 def erase_addresses(user: User) -> int:
+    """Their known addresses, and the sign-in throttle's keys that name their username or address."""
+    names = {user.get_username().casefold()[:150]} | ({user.email.casefold()[:150]} if user.email else set())
+    keys = Q()
+    for name in names:
+        keys |= (Q(key=f"account:{name}") | Q(key__startswith=f"pair:{name}|")
+                 | Q(key=f"account:reset:{name}") | Q(key__startswith=f"pair:reset:{name}|"))
+    SignInThrottle.objects.filter(keys).delete()
     return delete_rows(KnownSignInAddress.objects.filter(user=user))
 
 
