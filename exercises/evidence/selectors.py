@@ -23,6 +23,7 @@ from lessons.models import Fixture, FixtureVersion
 from lessons.selectors import RecordLink, access_lesson
 from tutor import access
 from tutor.access import AnyUser
+from tutor.accounts.selectors import display_name
 from tutor.errors import NotFound
 from tutor.models import Cohort
 
@@ -333,7 +334,7 @@ def name_of_reviewer(viewer: AnyUser, review: Review) -> str:
     """Instructors of the author see every name; others see an instructor's name, their own, or '익명 동료'."""
     if (review.kind == Review.Kind.INSTRUCTOR or review.reviewer_id == viewer.pk
             or access.sees_names(viewer, author=review.submission.author)):
-        return review.reviewer.get_username()
+        return display_name(review.reviewer)
     return _("익명 동료")
 
 
@@ -701,7 +702,7 @@ def review_grid(instructor: AnyUser, submission: Submission) -> ReviewGrid | Non
     reviews = reviews_visible_to(instructor, submission)
     reproductions = list(Reproduction.objects.filter(allocation__submission=submission)
                          .select_related("allocation").order_by("pk"))
-    columns = [GridColumn(review=review, reviewer=review.reviewer.get_username(),
+    columns = [GridColumn(review=review, reviewer=display_name(review.reviewer),
                           reproduction=[r for r in reproductions if r.allocation.reviewer_id == review.reviewer_id]
                           if review.kind == Review.Kind.PEER else [])
                for review in reviews]

@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "django_tasks",
     "django_tasks_db",
     "tutor",
+    "tutor.mail",
     "lessons",
     "exercises.labs",
     "exercises.grounding",
@@ -147,7 +148,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# A person signs in with their username or their e-mail address (tutor.auth_backends).
+AUTHENTICATION_BACKENDS = ["tutor.auth_backends.UsernameOrEmailBackend"]
 LOGIN_URL = "tutor:sign-in"
+# Password reset links are valid this long (Django's setting; the link also dies once used).
+PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(60 * 60 * 24)))
 LOGIN_REDIRECT_URL = "lessons:home"
 
 LANGUAGE_CODE = "ko"
@@ -285,3 +290,26 @@ LAB_WORKER_SILENT_AFTER_SECONDS = int(os.environ.get("LAB_WORKER_SILENT_AFTER_SE
 LAB_SELFTEST_RETRY_SECONDS = float(os.environ.get("LAB_SELFTEST_RETRY_SECONDS", "60"))
 # /healthz fails when the oldest waiting task has waited longer than this (no worker takes it).
 HEALTHZ_MAX_QUEUE_AGE_SECONDS = int(os.environ.get("HEALTHZ_MAX_QUEUE_AGE_SECONDS", "60"))
+
+# Mail (tutor.mail): Django's own settings, from the environment. Every message is queued in
+# the database and sent once by the task worker after the transaction that queued it commits.
+# Without EMAIL_HOST each message is written to var/mail/ as an .eml file instead.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587" if EMAIL_USE_TLS else "465" if EMAIL_USE_SSL else "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "20"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "근거 튜터 <no-reply@localhost>")
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+EMAIL_FILE_PATH = VAR_DIR / "mail"
+# The site's address for links in mail sent without a request (commands, the worker), e.g.
+# "https://tutor.school.example". Unset: links use the address of the request that caused the mail.
+SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
+EMAIL_BACKEND = ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+                 else "tutor.mail.backends.EmlFileBackend")
+
+# Retention (tutor.accounts): accounts nobody signed in to for this many days are deleted by
+# `manage.py delete_inactive_accounts` (run it daily). 0, the default, keeps every account.
+INACTIVE_ACCOUNT_DELETE_DAYS = int(os.environ.get("INACTIVE_ACCOUNT_DELETE_DAYS", "0"))
