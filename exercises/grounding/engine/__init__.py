@@ -23,11 +23,11 @@ from .checks import (
     value_conflicts,
     verbatim_line,
 )
-from .claims import claim_spans
+from .claims import claim_pieces, strip_markdown
 from .matcher import GROUNDED, HOLD, NO_SOURCE, UNSURE, index_for, suggest_one
 
 __all__ = ["HINTS", "Claim", "LineScore", "Suggestion", "ValueConflict", "absent_words_shared", "says_silent",
-           "split_claims", "suggest", "unrelated_lines", "value_conflicts", "verbatim_line", "work_units"]
+           "claim_text", "split_claims", "suggest", "unrelated_lines", "value_conflicts", "verbatim_line", "work_units"]
 
 HINTS: tuple[str, ...] = (GROUNDED, NO_SOURCE, HOLD, UNSURE)  # ("근거", "자료없음", "보류", "모름")
 MAX_LINES = 5
@@ -53,7 +53,7 @@ class Suggestion:
 
 @dataclass(frozen=True)
 class Claim:
-    """One claim of an answer; ``text == original[start:end]``."""
+    """One claim of an answer: ``original[start:end]`` with Markdown emphasis removed (``**``, ``*``, `` ` ``)."""
 
     text: str
     start: int
@@ -94,7 +94,13 @@ def work_units(source: str | list[str], claims: list[str]) -> int:
 
 
 def split_claims(text: str) -> list[Claim]:
-    """Split an answer into claims: sentences, then clauses joined by 며/고/지만/는데 or ";"."""
+    """Split an answer into claims: sentences (a trailing "(2)" stays with its sentence), then clauses
+    joined by 며/고/지만/는데 or ";"; Markdown emphasis is removed from each claim's text."""
     if not text:
         return []
-    return [Claim(text=text[start:end], start=start, end=end) for start, end in claim_spans(text)]
+    return [Claim(text=cleaned, start=start, end=end) for start, end, cleaned in claim_pieces(text)]
+
+
+def claim_text(answer: str, start: int, end: int) -> str:
+    """The text of the claim at ``answer[start:end]`` as ``split_claims`` gives it (emphasis removed)."""
+    return strip_markdown(answer[start:end]).strip()

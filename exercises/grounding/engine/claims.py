@@ -24,9 +24,15 @@ _SENTENCE_END = re.compile(r"[.?!。…]+[\"'”’)\]」』]*(?=\s|$)")
 _TOKEN = re.compile(r"\S+")
 _LETTER = re.compile(r"[0-9A-Za-z가-힣]")
 _MIN_LETTERS = 3
-_NOT_CLAUSE_GO = ("라고", "다고", "냐고", "자고", "그리고", "가지고", "데리고", "모시고", "말고", "통하고")
+_NOT_CLAUSE_GO = ("라고", "다고", "냐고", "자고", "그리고", "가지고", "데리고", "모시고", "말고", "통하고",
+                  # "except" and "after": 주말 빼고, 포장 떼고, 수업이 끝나고 10분 뒤 (not a second claim)
+                  "빼고", "떼고", "끝나고", "제외하고", "비롯하고")
+# Nouns that end in 고 (냉장고, 창고, 광고 …), by their last two syllables: not the ending -고.
+_GO_NOUNS = ("장고", "동고", "창고", "광고", "금고", "차고", "재고", "서고", "입고", "출고", "잔고", "원고",
+             "공고", "예고", "경고", "신고", "보고", "참고", "최고", "사고", "수고", "선고", "보관고", "저장고")
 _AUXILIARY_AFTER_GO = ("있", "싶", "계시", "계십", "나서", "나면", "말", "보", "난")
-_CITATION_AFTER = re.compile(r"\s*\(\s*\d{1,3}(?:\s*(?:[,~-]|번|줄)\s*\d{0,3})*\s*(?:번\s*줄|줄)?\s*\)")
+_CITATION_AFTER = re.compile(r"\s*(?:\(\s*\d{1,3}(?:\s*(?:[,~-]|번|줄)\s*\d{0,3})*\s*(?:번\s*줄|줄)?\s*\)"
+                             r"|\[\s*\d{1,3}(?:\s*[,~-]\s*\d{1,3})*\s*\])")
 _CONJUNCTIONS = frozenset({"하지만", "그렇지만", "그런데", "그리고", "그러나", "그러며", "또한"})
 _NOT_JIMAN = ("까지만", "에게만", "한테만", "에서만")  # a particle followed by 만, not the ending -지만
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*:?\s*$|\[[^\]]+\]\s*$|[^.?!。]{1,40}:\s*$)")
@@ -54,7 +60,7 @@ def _links(word: str, following: str) -> bool:
     if word.endswith("데") and (word.endswith(("는데", "은데", "인데")) or final_of(word[-2]) == _FINAL_N):
         return True
     if word.endswith("고"):
-        if word in PROTECTED or word.endswith(_NOT_CLAUSE_GO):
+        if word in PROTECTED or word.endswith(_NOT_CLAUSE_GO) or word.endswith(_GO_NOUNS):
             return False
         return not following.startswith(_AUXILIARY_AFTER_GO)
     return False
@@ -121,8 +127,16 @@ def sentence_spans(text: str, *, claims_only: bool = False) -> list[tuple[int, i
         if bullet:
             begin = bullet.end()
         for end_mark in _SENTENCE_END.finditer(text, begin, line_end):
-            spans.append((begin, end_mark.end()))
-            begin = end_mark.end()
+            if end_mark.start() < begin:
+                continue  # inside a citation already kept with the sentence before
+            end = end_mark.end()
+            citation = _CITATION_AFTER.match(text, end, line_end)  # "…입니다. (2)": the model's citation stays
+            if citation:
+                end = citation.end()
+                trailing = re.match(r"[.?!。]", text[end:line_end])
+                end += 1 if trailing else 0
+            spans.append((begin, end))
+            begin = end
         spans.append((begin, line_end))
         line_start = line_end + 1
     out = []
@@ -136,6 +150,34 @@ def sentence_spans(text: str, *, claims_only: bool = False) -> list[tuple[int, i
 def claim_spans(text: str) -> list[tuple[int, int]]:
     return [piece for start, end in sentence_spans(text, claims_only=True)
             for piece in clause_spans(text, start, end)]
+
+
+_EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<!\*)\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?!\*)|`([^`\n]+)`")
+_EDGE_MARKS = "*_`"
+
+
+def strip_markdown(text: str) -> str:
+    """A claim's text without Markdown emphasis: "**토요일**은 *18시*까지" -> "토요일은 18시까지"."""
+    previous = None
+    while previous != text:
+        previous = text
+        text = _EMPHASIS.sub(lambda m: m.group(2) or m.group(3) or m.group(4) or "", text)
+    return text
+
+
+def claim_pieces(text: str) -> list[tuple[int, int, str]]:
+    """Claims as (start, end, text): the span in ``text`` (emphasis marks at its edges left out) and
+    the claim's text with Markdown emphasis removed."""
+    out = []
+    for start, end in claim_spans(text):
+        while start < end and text[start] in _EDGE_MARKS and not text[start:end].strip(_EDGE_MARKS).startswith(" "):
+            if strip_markdown(text[start:end]) != text[start:end]:
+                break  # a pair opens here ("**토요일**은"): keep the span, clean the text
+            start += 1
+        cleaned = strip_markdown(text[start:end]).strip()
+        if cleaned:
+            out.append((start, end, cleaned))
+    return out
 
 
 def segments(text: str) -> list[str]:
