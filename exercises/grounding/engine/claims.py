@@ -108,6 +108,21 @@ def not_a_claim(sentence: str) -> bool:
     return bool(stripped.endswith(("?", "？")) or _GREETING.match(stripped) or _SIGNPOST.search(stripped))
 
 
+# Advice to the reader rather than a statement about the source: "방문 전에 전화로 확인해 보시길 권합니다".
+_ADVICE = re.compile(
+    r"(?:권(?:합니다|해요|해\s*드립니다|해\s*드려요|장합니다)|추천(?:합니다|해요|드립니다|드려요|해\s*드립니다)"
+    r"|좋(?:습니다|아요|겠습니다|겠어요|을\s*(?:것|거)\s*같(?:습니다|아요)|을\s*거예요|을\s*것입니다)"
+    r"|(?:하시|보시|가시|챙기시|준비하시|확인하시|문의하시|연락하시|참고하시)(?:기\s*바랍니다|길\s*바랍니다|는\s*(?:게|것이)\s*(?:좋|안전|확실))"
+    r"|(?:확인|문의|연락|참고|준비)해\s*보(?:세요|시기\s*바랍니다|시길\s*바랍니다)"
+    r"|(?:잊지|놓치지)\s*마(?:세요|십시오)|(?:유의|주의)하(?:세요|십시오))"
+    r"[^가-힣]*$")
+
+
+def is_advice(sentence: str) -> bool:
+    """Advice or a suggestion to the reader (…권합니다, …하시는 게 좋습니다, 확인해 보세요)."""
+    return _ADVICE.search(sentence.strip()) is not None
+
+
 def sentence_spans(text: str, *, claims_only: bool = False) -> list[tuple[int, int]]:
     """Sentences of ``text``: split at line breaks and sentence ends, bullets removed.
 
