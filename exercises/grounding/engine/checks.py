@@ -47,6 +47,7 @@ def _lines(source: str | list[str]) -> tuple[str, ...]:
 _COMPUTING = re.compile(r"총|합계|합쳐|합하|합산|더하|더해|모두\s*합|전부\s*합|씩|곱|배|차이|남[은았습는]|할인|빼|뺀|더\s|덜\s"
                         r"|후에|후인|뒤에|뒤인|전에|전인|지나|늦게|일찍|앞당|미뤄|당(?![가-힣])|마다|기준")
 _RATE_ON_LINE = re.compile(r"당(?![가-힣])|씩|마다|배|%|퍼센트|할인|할증|전까지|전에|후에|뒤에|이전|이후")
+_NEXT_DAY = re.compile(r"다음\s*날|익일|자정|새벽")
 _BARE_DAY = re.compile(r"(?<![\d,.])\d{1,2}\s*일(?!\s*(?:간|동안|이내|째))")
 _COUNT_UNIT = re.compile(r"[^\d\s,.]+$")
 
@@ -85,6 +86,8 @@ def stated_values(claim: str) -> list[tuple[Segment, Value]]:
                 continue
             if value.role == "within":
                 continue
+            if value.kind == "time" and any(hi <= lo for lo, hi in value.alts) and value.role == "range":
+                continue  # 22시부터 7시까지: across midnight, not read as one range
             out.append((part, value))
     return out if certain == 1 else []
 
@@ -107,7 +110,9 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
     for part, value in stated_values(claim):
         options = [(line, seg, other) for line in lines for seg in line.segments for other in seg.values
                    if other.kind == value.kind]
-        if not options:
+        if not options or any(other.role == "within" for _, _, other in options):
+            continue  # a vague source value ("11월", "오후") does not say a precise one is wrong
+        if value.kind == "time" and any(_NEXT_DAY.search(seg.text) for _, seg, _ in options):
             continue
         if value.kind.startswith("count:"):
             unit = _unit(part.text[value.span[0]:value.span[1]])

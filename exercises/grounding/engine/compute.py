@@ -42,6 +42,7 @@ class _Known:
     amount: float
     label: str
     lines: frozenset[int]
+    rate: bool = False  # a rate of the lines (1.5배, 10%) was applied
 
 
 def _money(amount: float) -> str:
@@ -123,7 +124,8 @@ def _explain_money(target: float, known: list[_Known], factors: list[tuple[float
                 return _Known(target, f"{_money(item.amount)} × {name} = {_money(target)}", item.lines)
         for rate, name, lines in rates:
             if abs(item.amount * rate - target) < _EPS:
-                return _Known(target, f"{_money(item.amount)} × {name} = {_money(target)}", item.lines | lines)
+                return _Known(target, f"{_money(item.amount)} × {name} = {_money(target)}", item.lines | lines,
+                              rate=True)
     return None
 
 
@@ -186,7 +188,7 @@ def computation(source: str | list[str], claim: str, lines: list[int]) -> Comput
     factors = _multipliers(values)
     formulas: list[str] = []
     used: set[int] = set()
-    computed = False
+    computed = rate_used = False
     pending = [v for v in values if v.kind in ("money", "time", "dur")]
     if not pending:
         return None
@@ -216,6 +218,7 @@ def computation(source: str | list[str], claim: str, lines: list[int]) -> Comput
             pending.remove(value)
             progress = True
             used |= found.lines
+            rate_used = rate_used or found.rate
             if "=" in found.label:
                 computed = True
                 formulas.append(found.label)
@@ -224,5 +227,10 @@ def computation(source: str | list[str], claim: str, lines: list[int]) -> Comput
         if not pending or not progress:
             break
     if pending or not computed:
+        return None
+    if rates and not rate_used:
+        return None  # a rule of the lines (주말은 1.5배) the computation left out may be the one that applies
+    if any(v.kind == "money" for v in values) and any(
+            other.kind in ("count:배", "count:%") for line in given for other in _line_values(line)) and not rate_used:
         return None
     return Computation(formulas=tuple(formulas), lines=tuple(sorted(used)))
