@@ -14,6 +14,7 @@ how many, not how much.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 
 from .analysis import analyse_claim
@@ -103,11 +104,20 @@ def _multipliers(claim_values: list[Value]) -> list[tuple[float, str]]:
 
 
 def _explain_money(target: float, known: list[_Known], factors: list[tuple[float, str]],
-                   rates: list[tuple[float, str, frozenset[int]]]) -> _Known | None:
-    """``target`` as one known amount, or a sum, product or rate of them (one operation, or sum then product)."""
+                   rates: list[tuple[float, str, frozenset[int]]], *, compare: bool = False) -> _Known | None:
+    """``target`` as one known amount, or a sum, product, rate or (with ``compare``) difference of them."""
     for item in known:
         if abs(item.amount - target) < _EPS:
             return item
+    if compare:
+        for first, second in itertools.permutations(known, 2):
+            if first.amount > second.amount and abs(first.amount - second.amount - target) < _EPS:
+                return _Known(target, f"{_money(first.amount)} − {_money(second.amount)} = {_money(target)}",
+                              first.lines | second.lines)
+    for item in known:
+        for (one, one_name), (two, two_name) in itertools.combinations(factors, 2):
+            if abs(item.amount * one * two - target) < _EPS:
+                return _Known(target, f"{_money(item.amount)} × {one_name} × {two_name} = {_money(target)}", item.lines)
     for size in range(2, _MAX_TERMS + 1):
         for combo in itertools.combinations(known, size):
             total = sum(item.amount for item in combo)
@@ -145,9 +155,13 @@ def _explain_time(target: Value, times: list[tuple[Value, int]], durations: list
     return None
 
 
-def _explain_duration(target: Value, times: list[tuple[Value, int]]) -> _Known | None:
-    """A duration as the length of a source time range (16시~17시 = 1시간)."""
+def _explain_duration(target: Value, times: list[tuple[Value, int]],
+                      durations: list[tuple[float, frozenset[int]]]) -> _Known | None:
+    """A duration as the length of a source time range (16시~17시 = 1시간) or a sum of two (14일 + 7일)."""
     wanted = target.alts[0][0]
+    for (one, one_lines), (two, two_lines) in itertools.combinations([d for d in durations if d[1]], 2):
+        if abs(one + two - wanted) < _EPS:
+            return _Known(wanted, f"{_duration(one)} + {_duration(two)} = {_duration(wanted)}", one_lines | two_lines)
     for source, number in times:
         if source.role != "range":
             continue
@@ -155,6 +169,28 @@ def _explain_duration(target: Value, times: list[tuple[Value, int]]) -> _Known |
             if abs((end - start) * 60 - wanted) < _EPS:
                 return _Known(wanted, f"{_clock(start)}~{_clock(end)} = {_duration(wanted)}", frozenset({number}))
     return None
+
+
+_COMPARE = re.compile(r"보다|차이|비싸|싸[요다고]|저렴")
+_PER_WEEK = re.compile(r"(?<![가-힣])(?:주|매주|일주일에|한\s*주에|1주일에|1주에)(?![가-힣])")
+_DAY_NAMES = "월화수목금토일"
+
+
+def _weekly_count(claim: str, values: list[Value], given: list[Line]) -> tuple[str, frozenset[int]] | None:
+    """"주 2회" or "일주일에 세 번" as the number of weekdays one line names (화·목 = 주 2회)."""
+    counts = [v for v in values if v.kind in ("count:번@week", "count:번")]
+    if len(counts) != 1 or (counts[0].kind == "count:번" and not _PER_WEEK.search(claim)):
+        return None
+    named = [(line.number, seg.days) for line in given for seg in line.segments
+             if seg.days and not any(day > 6 for day in seg.days)]
+    sets = {days for _, days in named}
+    if len(sets) != 1:
+        return None
+    days = next(iter(sets))
+    if abs(len(days) - counts[0].alts[0][0]) > _EPS:
+        return None
+    names = "·".join(_DAY_NAMES[day] for day in sorted(days))
+    return f"{names} = 주 {len(days)}회", frozenset(number for number, _ in named)
 
 
 def computation(source: str | list[str], claim: str, lines: list[int]) -> Computation | None:
@@ -189,15 +225,21 @@ def computation(source: str | list[str], claim: str, lines: list[int]) -> Comput
     formulas: list[str] = []
     used: set[int] = set()
     computed = rate_used = False
+    compare = _COMPARE.search(normalise(claim)) is not None
+    weekly = _weekly_count(normalise(claim), values, given)
+    if weekly is not None:
+        formulas.append(weekly[0])
+        used |= weekly[1]
+        computed = True
     pending = [v for v in values if v.kind in ("money", "time", "dur")]
     if not pending:
-        return None
+        return Computation(formulas=tuple(formulas), lines=tuple(sorted(used))) if weekly else None
     for _ in range(len(pending) + 1):  # a value explained can be the operand of the next (7,500원 × 2)
         progress = False
         for value in list(pending):
             found: _Known | None = None
             if value.kind == "money" and value.role in ("point", "max", "min"):
-                found = _explain_money(value.alts[0][0], known, factors, rates)
+                found = _explain_money(value.alts[0][0], known, factors, rates, compare=compare)
             elif value.kind == "time":
                 direct = [n for v, n in times if any(abs(a[0] - b[0]) < _EPS and abs(a[1] - b[1]) < _EPS
                                                       for a in v.alts for b in value.alts)]
@@ -212,7 +254,7 @@ def computation(source: str | list[str], claim: str, lines: list[int]) -> Comput
                 elif value in [v for v in values if v.kind == "dur"] and factors and any(v.kind == "money" for v in pending):
                     found = _Known(value.alts[0][0], "", frozenset())  # a supposed duration (두 시간이면)
                 else:
-                    found = _explain_duration(value, times)
+                    found = _explain_duration(value, times, durations)
             if found is None:
                 continue
             pending.remove(value)
