@@ -42,6 +42,7 @@ from .engine.checks import (
     absent_subjects,
     absent_values,
     absent_words_shared,
+    may_compute,
     restated_line,
     silent_on,
     value_conflicts,
@@ -322,8 +323,8 @@ def question_evidence(claim: ClaimContext) -> Finding | None:
 
 def unrelated_citation(claim: ClaimContext) -> Finding | None:
     """A cited line that shares no word and no value with the claim (nor with the other cited lines)."""
-    if claim.judgement not in (Judgement.GROUNDED, Judgement.PENDING):
-        return None
+    if claim.judgement not in (Judgement.GROUNDED, Judgement.PENDING) or may_compute(claim.text):
+        return None  # a line may lend a rule to a computation the site cannot reproduce
     unrelated = unrelated_lines(list(claim.lines), claim.text, list(claim.valid_cited))
     if not unrelated:
         return None

@@ -35,6 +35,7 @@ NOT_A_CLAIM = "주장 아님"
 # 보류 reading (``Suggestion.cue``) is still given beside the lines, as the source's words.
 SHOW_PENDING = False
 ASIDE_MAX = 0.2
+STRICT_GROUNDED = False
 HINTS: tuple[str, ...] = (GROUNDED, NO_SOURCE, HOLD, UNSURE)  # ("근거", "자료없음", "보류", "모름"): the engine's readings
 SHOWN_HINTS: tuple[str, ...] = (GROUNDED, HOLD, NOT_A_CLAIM, UNSURE)  # what a learner may be shown
 MAX_LINES = 5
@@ -98,9 +99,33 @@ def suggest(source: str | list[str], claims: list[str]) -> list[Suggestion]:
         lines = [LineScore(line=number, score=value) for number, value in ranked[:MAX_LINES] if value > 0]
         missing = tuple(not_found(index, text)) if text.strip() else ()
         best = lines[0].score if lines else 0.0
-        out.append(Suggestion(claim=text, lines=lines, hint=hint, shown=shown_hint(text, hint, cue, best), cue=cue,
-                              not_found=missing))
+        shown = shown_hint(text, hint, cue, best)
+        if shown == GROUNDED and STRICT_GROUNDED and _unsure_words(missing):
+            shown = UNSURE
+        if shown == UNSURE and lines and _follows(source, text, [s.line for s in lines[:3]]):
+            shown = GROUNDED
+        out.append(Suggestion(claim=text, lines=lines, hint=hint, shown=shown, cue=cue, not_found=missing))
     return out
+
+
+def _unsure_words(missing: tuple[str, ...]) -> bool:
+    return bool(missing)
+
+
+def _follows(source: str | list[str], claim: str, lines: list[int]) -> bool:
+    """Whether the claim is a computation from, or a restatement of, the best-ranked lines (the feedback's
+    own checks, run on the lines the learner would cite)."""
+    from .checks import restated_line
+    from .compute import computation
+
+    if restated_line(source, claim, lines[:1]) is not None:
+        return True
+    found = computation(source, claim, lines)
+    if found is None:
+        return False
+    # A rule elsewhere in the source (주말은 1.5배) may be the one that applies: the learner cites it, the hint cannot.
+    every = [n for n, line in enumerate(_lines(source), start=1) if line.strip()]
+    return computation(source, claim, every) == found or set(found.lines) == set(every)
 
 
 def shown_hint(claim: str, hint: str, cue: str, best: float = 0.0) -> str:

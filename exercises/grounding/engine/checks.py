@@ -99,6 +99,13 @@ def stated_values(claim: str) -> list[tuple[Segment, Value]]:
     return out if certain == 1 else []
 
 
+def may_compute(claim: str) -> bool:
+    """Whether the claim has values that may be computed (computing words, or more than one value)."""
+    norm = normalise(claim)
+    values = [v for part in analyse_claim(claim) for v in part.values if v.kind not in ("weekday", "num", "approx")]
+    return bool(values) and (bool(_COMPUTING.search(norm)) or len(values) > 1)
+
+
 def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> list[ValueConflict]:
     """The claim's stated values (see ``stated_values``) that the cited lines contradict.
 

@@ -139,15 +139,29 @@ def _explain_money(target: float, known: list[_Known], factors: list[tuple[float
     return None
 
 
-def _explain_time(target: Value, times: list[tuple[Value, int]], durations: list[tuple[float, frozenset[int]]]) \
-        -> _Known | None:
-    """A clock time as a source time shifted by a duration (19시 − 30분, 10시 + 90분)."""
+def _anchor(text: str) -> int | None:
+    """Which end of a time range a shift is counted from: 0 the start (시작 10분 전), 1 the end
+    (마감 30분 전), None when the line does not say."""
+    if _START_WORDS.search(text):
+        return 0
+    if _END_WORDS.search(text):
+        return 1
+    return None
+
+
+def _explain_time(target: Value, times: list[tuple[Value, int]],
+                  shifts: list[tuple[float, int, int | None, frozenset[int]]]) -> _Known | None:
+    """A clock time as a source time shifted by a duration the lines say is before or after the
+    start or the end ("폐관 30분 전": the end − 30분; "시작 10분 전": the start − 10분)."""
     wanted = [alt[0] for alt in target.alts]
     for source, number in times:
-        points = [p for alt in source.alts for p in {alt[0], alt[1]}]
-        for minutes, lines in durations:
+        for minutes, sign, anchor, lines in shifts:
+            if anchor is None:
+                continue
+            points = [alt[anchor] for alt in source.alts]
+            symbol = "−" if sign < 0 else "+"
             for point in points:
-                for sign, symbol in ((1, "+"), (-1, "−")):
+                if True:
                     shifted = point + sign * minutes / 60
                     if any(abs(shifted - w) < _EPS for w in wanted):
                         return _Known(shifted, f"{_clock(point)} {symbol} {_duration(minutes)} = {_clock(shifted)}",
@@ -171,6 +185,10 @@ def _explain_duration(target: Value, times: list[tuple[Value, int]],
     return None
 
 
+_START_WORDS = re.compile(r"시작|개관|개장|개점|출발|입실|오픈|열기")
+_END_WORDS = re.compile(r"마감|종료|폐관|폐장|폐점|끝|닫|퇴실|도착")
+_BEFORE = re.compile(r"\s*(?:전|이전|앞)")
+_AFTER = re.compile(r"\s*(?:후|뒤|이후|지나)")
 _COMPARE = re.compile(r"보다|차이|비싸|싸[요다고]|저렴")
 _PER_WEEK = re.compile(r"(?<![가-힣])(?:주|매주|일주일에|한\s*주에|1주일에|1주에)(?![가-힣])")
 _DAY_NAMES = "월화수목금토일"
@@ -220,6 +238,9 @@ def computation(source: str | list[str], claim: str, lines: list[int]) -> Comput
     times = [(v, line.number) for line in given for v in _line_values(line) if v.kind == "time"]
     durations = [(v.alts[0][0], frozenset({line.number})) for line in given for v in _line_values(line)
                  if v.kind == "dur"]
+    shifts = [(v.alts[0][0], -1 if _BEFORE.match(seg.text, v.span[1]) else 1, _anchor(seg.text), frozenset({line.number}))
+              for line in given for seg in line.segments for v in seg.values
+              if v.kind == "dur" and (_BEFORE.match(seg.text, v.span[1]) or _AFTER.match(seg.text, v.span[1]))]
     durations += [(v.alts[0][0], frozenset()) for v in values if v.kind == "dur"]
     factors = _multipliers(values)
     formulas: list[str] = []
@@ -246,7 +267,7 @@ def computation(source: str | list[str], claim: str, lines: list[int]) -> Comput
                 if direct:
                     found = _Known(value.alts[0][0], "", frozenset({direct[0]}))
                 else:
-                    found = _explain_time(value, times, [d for d in durations if d[1]])
+                    found = _explain_time(value, times, shifts)
             elif value.kind == "dur":
                 direct_lines = [lines_ for amount, lines_ in durations if lines_ and abs(amount - value.alts[0][0]) < _EPS]
                 if direct_lines:
