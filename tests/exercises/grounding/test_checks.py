@@ -174,3 +174,18 @@ def test_a_claim_about_a_service_the_source_never_names_is_no_data() -> None:
     assert item["verdict"] == "right" and item["check"] == "absent_subject" and "'주차장'은" in item["basis"]
     assert shown("책방 건물 뒤에 무료 주차장이 있습니다.", "grounded", [1])["verdict"] == "review"
     assert shown("잃어버린 물건은 계산대에서 맡아 둡니다.", "grounded", [9])["check"] != "absent_subject"
+
+
+def test_a_claim_that_denies_a_cited_line_in_its_own_words_is_no_data() -> None:
+    """"독서 모임 참가비는 무료가 아닙니다" against line 8: same words, opposite negation, 자료없음 맞음."""
+    item = shown("독서 모임 참가비는 무료가 아닙니다.", "no_data", [8])
+    assert item["verdict"] == "right" and item["check"] == "denied"
+    assert shown("독서 모임 참가비는 무료가 아닙니다.", "grounded", [8])["verdict"] == "review"
+
+
+def test_greetings_and_advice_marked_not_a_claim_are_right_unless_the_source_is_about_them() -> None:
+    """A sign-off marked 주장 아님 is 맞음 and marked 근거 is 다시 보기; "문의는 계산대로" restates line 9."""
+    assert shown("도움이 되셨길 바랍니다.", "not_claim", [])["verdict"] == "right"
+    assert shown("도움이 되셨길 바랍니다.", "grounded", [])["check"] == "set_aside"
+    contact = shown("궁금한 점은 책방 계산대나 누리집 게시판으로 문의하시면 됩니다.", "not_claim", [])
+    assert contact["verdict"] == "set_aside"
