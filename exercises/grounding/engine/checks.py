@@ -48,6 +48,7 @@ def _lines(source: str | list[str]) -> tuple[str, ...]:
 _COMPUTING = re.compile(r"총|합계|합쳐|합하|합산|더하|더해|모두\s*합|전부\s*합|씩|곱|배|차이|남[은았습는]|할인|빼|뺀|더\s|덜\s"
                         r"|후에|후인|뒤에|뒤인|전에|전인|지나|늦게|일찍|앞당|미뤄|당(?![가-힣])|마다|기준")
 _RATE_ON_LINE = re.compile(r"당(?![가-힣])|씩|마다|배|%|퍼센트|할인|할증|전까지|전에|후에|뒤에|이전|이후")
+_DAY_PARTICLE = re.compile(r"\s*(?:에|은|는|이|입|인|부터|까지|엔|의|\()")
 _PERIOD_AFTER = re.compile(r"\s*(?:에|당|마다)(?![가-힣])")
 _NEXT_DAY = re.compile(r"다음\s*날|익일|자정|새벽")
 _BARE_DAY = re.compile(r"(?<![\d,.])\d{1,2}\s*일(?!\s*(?:간|동안|이내|째))")
@@ -87,8 +88,8 @@ def stated_values(claim: str) -> list[tuple[Segment, Value]]:
             if part.negators or part.cues or any(mark in part.text for mark in _DOUBT):
                 continue
             text = part.text[value.span[0]:value.span[1]]
-            if value.kind == "dur" and _BARE_DAY.fullmatch(text.strip()):
-                continue
+            if value.kind == "dur" and _BARE_DAY.fullmatch(text.strip()) and not _DAY_PARTICLE.match(after):
+                continue  # "14일 빌릴 수 있다" may be a span of days; "25일에는" is a day (read in value_conflicts)
             if value.kind.startswith("count:") and ("@" in value.kind or value.kind in ("count:번", "count:배", "count:%")):
                 continue
             if value.role == "within":
@@ -122,6 +123,11 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
         return []
     found: list[ValueConflict] = []
     for part, value in stated_values(claim):
+        if value.kind == "dur" and _BARE_DAY.fullmatch(part.text[value.span[0]:value.span[1]].strip()):
+            dated = _with_source_month(part, value, lines)
+            if dated is None:
+                continue
+            value = dated
         options = [(line, seg, other) for line in lines for seg in line.segments for other in seg.values
                    if other.kind == value.kind]
         if not options or any(other.role == "within" for _, _, other in options):
@@ -140,6 +146,24 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
         if status == "conflict" and number is not None:
             found.append(ValueConflict(claim_text=part.text[value.span[0]:value.span[1]].strip(), line=number))
     return found
+
+
+def _with_source_month(part: Segment, value: Value, lines: list) -> Value | None:
+    """A day written without its month ("25일에는") read as a date in the one month the cited lines'
+    dates are in; None when they name no month or several."""
+    months: set[int] = set()
+    for line in lines:
+        for other in line.values:
+            if other.kind == "date" and other.role != "within" and not other.wraps:
+                for lo, hi in other.alts:
+                    months |= {int(lo - 1) // 31, int(hi - 1) // 31}
+    if len(months) != 1:
+        return None
+    day = int(re.sub(r"\D", "", part.text[value.span[0]:value.span[1]]))
+    after = part.text[value.span[1]:value.span[1] + 3].lstrip()
+    role = "end" if after.startswith("까지") else "start" if after.startswith("부터") else "point"
+    point = float(next(iter(months)) * 31 + day)
+    return Value("date", ((point, point),), role, span=value.span)
 
 
 @dataclass(frozen=True)
@@ -287,6 +311,13 @@ def absent_subjects(source: str | list[str], claim: str) -> list[str]:
     return out
 
 
+def denied_line(source: str | list[str], claim: str, cited: list[int]) -> int | None:
+    """The cited line (or a clause of a line without cues) that says the same words and values as the
+    claim with the opposite negation ("야간 응급 진료도 가능합니다" against "야간 응급 진료는 하지
+    않습니다"): the claim contradicts it. Only a single negation on one side counts."""
+    return _line_matching(source, claim, cited, deny=True)
+
+
 def restated_line(source: str | list[str], claim: str, cited: list[int]) -> int | None:
     """The cited line whose every content word and value the claim repeats, and no more: the same
     statement with other endings, particles or word order ("…것으로 안내되어 있습니다" aside).
@@ -294,6 +325,10 @@ def restated_line(source: str | list[str], claim: str, cited: list[int]) -> int 
     Negations and cues (예정, 승인되면) must agree too. One clause of a line may be restated
     alone only where the line has no cue at all (a condition in another clause may govern it).
     """
+    return _line_matching(source, claim, cited, deny=False)
+
+
+def _line_matching(source: str | list[str], claim: str, cited: list[int], *, deny: bool) -> int | None:
     parts = [part for part in analyse_claim(claim) if part.words or part.values]
     if not parts or any(part.overloaded for part in parts):
         return None
@@ -314,7 +349,13 @@ def restated_line(source: str | list[str], claim: str, cited: list[int]) -> int 
         if not line.cues and len(line.segments) > 1:
             candidates += [(segment,) for segment in line.segments]
         for segments in candidates:
-            if _same_statement(segments, claim_words, claim_values, claim_days, claim_negators, claim_cues):
+            if deny:
+                line_negators = sum(seg.negators for seg in segments)
+                if claim_cues or any(seg.cues for seg in segments) or line_negators + sum(p.negators for p in parts) != 1:
+                    continue
+                if _same_statement(segments, claim_words, claim_values, claim_days, 1 - claim_negators, claim_cues):
+                    return number
+            elif _same_statement(segments, claim_words, claim_values, claim_days, claim_negators, claim_cues):
                 return number
     return None
 

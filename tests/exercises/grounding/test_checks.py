@@ -189,3 +189,13 @@ def test_greetings_and_advice_marked_not_a_claim_are_right_unless_the_source_is_
     assert shown("도움이 되셨길 바랍니다.", "grounded", [])["check"] == "set_aside"
     contact = shown("궁금한 점은 책방 계산대나 누리집 게시판으로 문의하시면 됩니다.", "not_claim", [])
     assert contact["verdict"] == "set_aside"
+
+
+def test_a_day_without_its_month_is_read_with_the_sources_month() -> None:
+    """"첫 수업은 3일" against "12월 2일": a conflict read in December; "31일" against a range across
+    the new year (two months) is not judged."""
+    lines = ["수영 교실", "12월 29일부터 1월 2일까지는 수업이 없습니다.", "첫 수업은 12월 2일입니다."]
+    wrong = shown("첫 수업은 3일입니다.", "no_data", [3], lines=lines)
+    assert wrong["verdict"] == "right" and wrong["check"] == "values" and "'3일'은 3번 줄과 다름" in wrong["basis"]
+    assert shown("첫 수업은 2일입니다.", "grounded", [3], lines=lines)["verdict"] != "review"
+    assert shown("31일에는 수업이 없습니다.", "grounded", [2], lines=lines)["verdict"] != "review"
