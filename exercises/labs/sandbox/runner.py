@@ -38,7 +38,7 @@ from typing import Any
 
 from . import cgroups, seccomp, slots
 from .limits import Limits, SandboxConfig
-from .output import decode
+from .output import cap, decode
 
 WORKDIR = "/sandbox"
 PROGRAM = "main.py"
@@ -59,6 +59,13 @@ IPC_LIMITS = {
     "msgmax": 8192, "msgmnb": 16384, "msgmni": 8, "sem": "32 256 32 8",
 }
 _libc = ctypes.CDLL(None, use_errno=True)
+# Output is read in chunks of up to READ_BYTES; after PACE_AFTER_ROUNDS wake-ups in one run, at most
+# once every PACE_SECONDS, so the worker's CPU per run is bounded whatever the size of the writes.
+READ_BYTES = 1 << 20
+PACE_AFTER_ROUNDS = 64
+PACE_SECONDS = 0.005
+# RLIMIT_CPU is counted in scheduler ticks: a CPU signal within this much of the limit reached it.
+CPU_TICK_MS = 20.0
 
 
 @dataclass
@@ -492,6 +499,7 @@ def _collect(process: subprocess.Popen[bytes], status_r: int, limits: Limits, st
     next_cpu_check = started + limits.cpu_seconds / cores
     watch = _Watch()
     waiting = len(buffers) + 1
+    rounds = 0
     while waiting:
         now = time.perf_counter()
         if now >= deadline:
@@ -504,11 +512,18 @@ def _collect(process: subprocess.Popen[bytes], status_r: int, limits: Limits, st
                 break
             next_cpu_check = now + max(0.01, (cpu_limit_ns - used) / 1e9 / cores)
         wake = min(deadline, next_cpu_check) if group is not None else deadline
+        rounds += 1
+        if rounds > PACE_AFTER_ROUNDS:
+            # A program that writes a byte at a time would wake the runner for each byte: after a
+            # few rounds, output is read at most every PACE_SECONDS, in large chunks (the pipe holds
+            # what comes meanwhile, and a full pipe makes the writer wait, on its own clock).
+            time.sleep(max(0.0, min(PACE_SECONDS, wake - now)))
+            now = time.perf_counter()
         for key, _ in selector.select(timeout=max(0.0, wake - now)):
             if key.fd == pidfd:
                 chunk = b""
             else:
-                chunk = os.read(key.fd, 65536)
+                chunk = os.read(key.fd, READ_BYTES)
                 buffers[key.fd] += chunk
             if not chunk:
                 selector.unregister(key.fd)
@@ -594,16 +609,19 @@ def classify(watch: _Watch, *, wall_ms: float, cpu_ms: float, peak: int | None, 
         status, basis = "memory", f"cgroup 메모리 한도에서 커널이 프로세스 {oom_kills}개를 종료함(oom_kill)"
     elif word is None:
         status, basis = "killed", "PID 1이 종료 상태를 보고하지 못한 채 샌드박스가 끝남"
-    elif sig in (signal.SIGXCPU, signal.SIGKILL) and cpu_ms >= cpu_limit_ms * 0.5:
+    elif sig in (signal.SIGXCPU, signal.SIGKILL) and cpu_ms >= cpu_limit_ms - CPU_TICK_MS:
+        # Only when the CPU time counted for the run reached the limit: a program can raise SIGXCPU itself.
         status, basis = "timeout", f"CPU rlimit 신호 {signal.Signals(sig).name}, CPU {cpu_ms:.0f}ms"
     elif sig is not None:
         status, basis = "killed", f"커널이 보고한 종료 신호 {_signal_name(sig)}"
     else:
         status = "ok" if exit_code == 0 else "error"
         basis = f"커널이 보고한 종료 코드 {exit_code}"
+    # The cap holds for what is stored: a byte the program wrote may become a mark of several.
+    stdout, stderr, cut = cap(decode(watch.stdout), decode(watch.stderr), limits.output_bytes)
     return RunResult(
-        status=status, exit_code=exit_code, signal=sig, stdout=decode(watch.stdout), stderr=decode(watch.stderr),
-        wall_ms=round(wall_ms, 3), cpu_ms=round(cpu_ms, 3), truncated=watch.overflow,
+        status=status, exit_code=exit_code, signal=sig, stdout=stdout, stderr=stderr,
+        wall_ms=round(wall_ms, 3), cpu_ms=round(cpu_ms, 3), truncated=watch.overflow or cut,
         peak_memory_bytes=peak, accounting=accounting, basis=basis,
     )
 
