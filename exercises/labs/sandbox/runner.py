@@ -28,7 +28,9 @@ import resource
 import selectors
 import shutil
 import signal
+import stat
 import subprocess
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -44,15 +46,27 @@ WORKDIR = "/sandbox"
 PROGRAM = "main.py"
 PR_SET_CHILD_SUBREAPER = 36
 CLONE_NEWIPC = 0x08000000
+CLONE_NEWTIME = 0x00000080
 INIT_SOURCE = Path(__file__).with_name("pid1.py").read_text(encoding="utf-8")
 # /proc entries that describe the host (its boot line, memory, load, uptime, CPUs, disks, locks):
 # masked with an unreadable node or an empty folder, as container runtimes mask /proc paths.
 # Each mask is a mount on every run's path, so the list is kept to what describes the host's state.
+# Also masked: the host's disks (partitions), free memory by zone (buddyinfo), per-CPU counters,
+# loaded modules, the cgroup counts (other runs' groups), and the parts of /proc/sys whose values give
+# the host's RAM (kernel/threads-max, fs/file-max, vm/min_free_kbytes), its boot id (kernel/random)
+# and host-wide counters (fs/file-nr, fs/inode-nr, fs/dentry-state). The run's own namespaces' values
+# (kernel/shm*, msg*, sem, hostname) stay readable.
 MASKED_PROC_FILES = (
     "cmdline", "meminfo", "loadavg", "uptime", "stat", "vmstat", "zoneinfo", "cpuinfo", "diskstats",
-    "swaps", "interrupts", "locks", "keys",
+    "swaps", "interrupts", "locks", "keys", "partitions", "buddyinfo", "pagetypeinfo", "softirqs",
+    "schedstat", "sched_debug", "timer_list", "modules", "cgroups", "slabinfo", "vmallocinfo", "iomem",
+    "ioports", "kallsyms", "mdstat", "key-users", "latency_stats", "consoles", "devices", "misc", "mtrr",
+    "sys/kernel/threads-max",
 )
-MASKED_PROC_DIRS = ("pressure",)
+DEVICE_NODES = ("null", "zero", "urandom")
+DEVICE_DIR = Path("/run/geungeo-tutor-sandbox-dev")
+MASKED_PROC_DIRS = ("pressure", "irq", "bus", "fs", "driver", "tty", "scsi", "acpi",
+                    "sys/fs", "sys/vm", "sys/dev", "sys/debug", "sys/kernel/random")
 # System V IPC limits inside the run's own IPC namespace (the memory cgroup counts the pages too).
 IPC_LIMITS = {
     "shmmax": 1 << 20, "shmall": 256, "shmmni": 8,
@@ -66,6 +80,13 @@ PACE_AFTER_ROUNDS = 64
 PACE_SECONDS = 0.005
 # RLIMIT_CPU is counted in scheduler ticks: a CPU signal within this much of the limit reached it.
 CPU_TICK_MS = 20.0
+
+
+OOM_SCORE_ADJ = b"1000"
+
+
+class SetupFailed(Exception):
+    """The runner could not prepare the run as it must; the message says why, in Korean."""
 
 
 @dataclass
@@ -83,6 +104,8 @@ class RunResult:
     peak_memory_bytes: int | None = None
     accounting: str = ""  # "cgroup v1 (…)" / "cgroup v2 (…)" / "rlimit" — how limits were counted
     basis: str = ""  # what decided the status
+    # Page cache still charged to the run's group when it was removed (it would keep the group dying).
+    page_cache_left_bytes: int | None = None
 
     CONTRACT = ("status", "exit_code", "signal", "stdout", "stderr", "wall_ms", "cpu_ms", "truncated")
 
@@ -199,6 +222,43 @@ def _proc_masks() -> tuple[str, ...]:
     return tuple(args)
 
 
+@functools.cache
+def _device_sources() -> dict[str, str]:
+    """The device nodes bound into every run: the sandbox's own where the runner is root, else the host's.
+
+    A node bound from the host's /dev shows the host's inode numbers and
+    times (when the host's /dev was made). As root the runner makes its own
+    null, zero and urandom once, in a folder only root may change, with
+    their times set to 1970 (the change time stays when they were made).
+    Another user cannot make device nodes, so the host's are bound.
+    """
+    host = {name: f"/dev/{name}" for name in DEVICE_NODES}
+    if os.geteuid() != 0:
+        return host
+    try:
+        try:
+            os.mkdir(DEVICE_DIR, 0o755)
+        except FileExistsError:
+            pass
+        folder = os.lstat(DEVICE_DIR)
+        if not stat.S_ISDIR(folder.st_mode) or folder.st_uid != 0 or folder.st_mode & 0o022:
+            return host
+        for name in DEVICE_NODES:
+            node, device = DEVICE_DIR / name, os.stat(f"/dev/{name}").st_rdev
+            try:
+                have = os.lstat(node)
+                if not (stat.S_ISCHR(have.st_mode) and have.st_rdev == device and have.st_uid == 0):
+                    os.unlink(node)
+                    raise FileNotFoundError(node)
+            except FileNotFoundError:
+                os.mknod(node, stat.S_IFCHR | 0o666, device)
+            os.chmod(node, 0o666, follow_symlinks=False)
+            os.utime(node, (0, 0), follow_symlinks=False)
+    except OSError:
+        return host
+    return {name: str(DEVICE_DIR / name) for name in DEVICE_NODES}
+
+
 def bwrap_argv(config: SandboxConfig, limits: Limits, *, seccomp_fd: int, code_fd: int,
                file_fds: Mapping[str, int], info_fd: int, block_fd: int, argv: list[str]) -> list[str]:
     interp = interpreter(config.python)
@@ -220,8 +280,9 @@ def bwrap_argv(config: SandboxConfig, limits: Limits, *, seccomp_fd: int, code_f
         "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
         # /proc/1 is PID 1's: hidden, so the program cannot reach its status descriptor.
         "--proc", "/proc", "--tmpfs", "/proc/1", *_proc_masks(),
-        "--dev-bind", "/dev/null", "/dev/null", "--dev-bind", "/dev/zero", "/dev/zero",
-        "--dev-bind", "/dev/urandom", "/dev/urandom",
+        # Read-only, so no process of the run can write its /proc/<pid> files (oom_score_adj among them).
+        "--remount-ro", "/proc",
+        *(arg for name, source in _device_sources().items() for arg in ("--dev-bind", source, f"/dev/{name}")),
         "--size", str(limits.tmpfs_bytes), "--tmpfs", WORKDIR, "--chdir", WORKDIR,
         "--ro-bind-data", str(code_fd), f"{WORKDIR}/{PROGRAM}",
     ]
@@ -270,18 +331,22 @@ def run_python(
 
     def prepare(slot: int) -> None:
         if backend is not None:
-            backend.clear_slot(slot, scope)
+            backend.clear_slot(slot, scope, slots.noted(config, slot))
         if root:
             slots.check_slot_user(config.slot_uid_base + slot)
 
     try:
         with slots.acquire(config, timeout=limits.wall_seconds, prepare=prepare) as slot:
             uid = config.slot_uid_base + slot if root else None
-            group = backend.group(slot, scope) if backend is not None else None
+            group = None
+            if backend is not None:
+                name = cgroups.new_name()
+                slots.note(config, slot, name)  # before the group exists: a crash then leaves a known name
+                group = backend.group(name)
             return _run_in_slot(code, files, stdin, limits, config, uid, group)
     except slots.AllSlotsBusy:
         return refused("실행 자리가 모두 차 있어 이번 실행을 시작하지 못했습니다. 잠시 뒤 다시 실행하세요.")
-    except slots.SlotProblem as exc:
+    except (slots.SlotProblem, SetupFailed) as exc:
         return refused(str(exc))
 
 
@@ -315,14 +380,17 @@ def _run_in_slot(code: str, files: Mapping[str, bytes], stdin: bytes | None, lim
         measured = group.measure() if group is not None else None
     finally:
         if group is not None:
-            group.remove()
+            cache_left = group.remove()
     if group is not None and measured is not None:
         cpu_ns, peak, oom_kills = measured
         cpu_ms, accounting = cpu_ns / 1e6, group.backend.description
     else:
         cpu_ms, peak, oom_kills, accounting = (usage.ru_utime + usage.ru_stime) * 1000, None, 0, "rlimit"
-    return classify(watch, wall_ms=wall_ms, cpu_ms=cpu_ms, peak=peak, oom_kills=oom_kills,
-                    accounting=accounting, limits=limits)
+    result = classify(watch, wall_ms=wall_ms, cpu_ms=cpu_ms, peak=peak, oom_kills=oom_kills,
+                      accounting=accounting, limits=limits)
+    if group is not None:
+        result.page_cache_left_bytes = cache_left
+    return result
 
 
 def _start(code: str, files: Mapping[str, bytes], stdin: bytes | None, limits: Limits, config: SandboxConfig,
@@ -349,6 +417,7 @@ def _start(code: str, files: Mapping[str, bytes], stdin: bytes | None, limits: L
                           argv=["/usr/bin/python3", "-E", "-s", "-S", "-c", INIT_SOURCE, str(status_w),
                                 *(f"{which}={value}" for which, value in rlimits(limits, accounted=group is not None))])
         started = time.perf_counter()
+        _new_time_namespace()
         # Spawned without a preexec function, so the runner forks by vfork: a
         # worker of tens of MiB pays no page-table copy per run.
         with slots.spawning() as track, _as_slot_user(uid):
@@ -379,6 +448,35 @@ def _start(code: str, files: Mapping[str, bytes], stdin: bytes | None, limits: L
     finally:
         for fd in owned:
             os.close(fd)
+
+
+def _new_time_namespace() -> None:
+    """Start the next process this thread spawns in a time namespace of its own, its clocks near zero.
+
+    CLOCK_MONOTONIC and CLOCK_BOOTTIME (and a process's start time in
+    ``/proc/<pid>/stat``) otherwise count from the host's boot: its uptime.
+    bubblewrap 0.8 has no option for it, so the runner (root: CAP_SYS_ADMIN and
+    CAP_SYS_TIME) unshares the namespace for this thread's children and sets
+    the offsets through ``/proc/<thread id>``. The kernel then refuses vfork
+    into it, and the C library forks instead. Without root, runs see the
+    host's clocks (stated in the README).
+    """
+    if os.geteuid() != 0 or not _time_namespaces:
+        return
+    if _libc.unshare(CLONE_NEWTIME) != 0:
+        _time_namespaces.clear()  # no time namespaces on this kernel: stated, not retried each run
+        return
+    offsets = []
+    for name, clock in (("monotonic", time.CLOCK_MONOTONIC), ("boottime", time.CLOCK_BOOTTIME)):
+        offsets.append(f"{name} {1 - int(time.clock_gettime(clock))} 0\n")
+    fd = os.open(f"/proc/{threading.get_native_id()}/timens_offsets", os.O_WRONLY | os.O_CLOEXEC)
+    try:
+        os.write(fd, "".join(offsets).encode())
+    finally:
+        os.close(fd)
+
+
+_time_namespaces = [True]
 
 
 @contextmanager
@@ -447,9 +545,13 @@ def _prepare_child(pid: int, limits: Limits, group: cgroups.RunGroup | None) -> 
     """
     if group is not None:
         group.attach(pid)
-    fd = os.open(f"/proc/{pid}/oom_score_adj", os.O_WRONLY | os.O_CLOEXEC)
+    # If the host ever runs short of memory, a run goes first. Read back, so a write that did not
+    # take never goes unnoticed; the run cannot lower it, since its /proc is mounted read-only.
+    fd = os.open(f"/proc/{pid}/oom_score_adj", os.O_RDWR | os.O_CLOEXEC)
     try:
-        os.write(fd, b"1000")  # if the host ever runs short, a run goes first
+        os.write(fd, OOM_SCORE_ADJ)
+        if os.pread(fd, 16, 0).strip() != OOM_SCORE_ADJ:
+            raise SetupFailed("실행의 OOM 점수(oom_score_adj)를 설정하지 못해 실행하지 않습니다.")
     finally:
         os.close(fd)
     if os.geteuid() == 0:
