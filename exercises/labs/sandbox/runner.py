@@ -550,10 +550,13 @@ def _prepare_child(pid: int, limits: Limits, group: cgroups.RunGroup | None) -> 
     fd = os.open(f"/proc/{pid}/oom_score_adj", os.O_RDWR | os.O_CLOEXEC)
     try:
         os.write(fd, OOM_SCORE_ADJ)
-        if os.pread(fd, 16, 0).strip() != OOM_SCORE_ADJ:
-            raise SetupFailed("실행의 OOM 점수(oom_score_adj)를 설정하지 못해 실행하지 않습니다.")
+        score = os.pread(fd, 16, 0).strip()
+    except OSError:
+        score = b""
     finally:
         os.close(fd)
+    if score != OOM_SCORE_ADJ:
+        raise SetupFailed("실행의 OOM 점수(oom_score_adj)를 설정하지 못해 실행하지 않습니다.")
     if os.geteuid() == 0:
         _set_ipc_limits(pid)
 

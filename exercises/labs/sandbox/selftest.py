@@ -15,9 +15,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import slots
+from . import cgroups, slots
 from .limits import MIB, Limits, SandboxConfig
-from .runner import RunResult, run_python
+from .runner import RunResult, enforcement, interpreter, run_python
 from .slots import processes_of
 
 SECRET_MARKERS = ("root:x:0:0", "SECRET_KEY", "DATABASE_URL", "tutor.sqlite3")
@@ -225,6 +225,13 @@ def _page_cache_contained(result: RunResult) -> bool:
     return _probed(("dontneed", "nowait", *(("dontneed_high",) if wide else ())), ("willneed", "plain"))(result)
 
 
+def _group_path_says_nothing(result: RunResult) -> bool:
+    """Every cgroup path the run reads ends in "/" or a random run name: no worker pid, no run count."""
+    paths = [line.split(":", 2)[2] for line in result.stdout.splitlines() if line.count(":") >= 2]
+    names = [path.rsplit("/", 1)[1] for path in paths]
+    return result.status == "ok" and bool(paths) and all(name == "" or cgroups.is_run_name(name) for name in names)
+
+
 def _host_facts_hidden(result: RunResult) -> bool:
     lines = result.stdout.splitlines()
     uptime = [int(n) for line in lines if line.startswith("uptime ") for n in line.split()[1:]]
@@ -326,6 +333,7 @@ CATALOGUE: tuple[Hostile, ...] = (
             and len(r.stdout.encode()) + len(r.stderr.encode()) <= SELFTEST_LIMITS.output_bytes),
     Hostile("invisible_unicode", INVISIBLE_TEXT, lambda r: r.status == "ok" and not INVISIBLE & set(r.stdout)
             and all(mark in r.stdout for mark in ("<U+E0041>", "<U+3164>", "<U+FE0F>", "<U+202E>", "<U+00AD>"))),
+    Hostile("cgroup_path", "print(open('/proc/self/cgroup').read())", _group_path_says_nothing),
     Hostile("fixture_is_read_only", "print(open('data.txt').read().strip())\nopen('data.txt', 'w').write('changed')",
             lambda r: r.stdout.strip() == "가상 자료" and r.status == "error", files=(("data.txt", "가상 자료\n".encode()),)),
 )
@@ -401,6 +409,46 @@ def check_planted_links(config: SandboxConfig) -> Verdict:
         return Verdict("planted_state_links", contained, "refused" if refused else "ok", note)
 
 
+DYING_RUNS = 4
+
+
+def check_dying_groups(config: SandboxConfig) -> Verdict | None:
+    """Runs that bring file pages into the cache must not leave dying memory groups behind.
+
+    A page charged to a removed group keeps that group "dying" until the page
+    is reclaimed, and the kernel makes no new group past 65,535 of them. A
+    rarely read file of the standard library is evicted from the host's
+    cache (it is only read again), each run reads it, so its pages are
+    charged to the run's group; the runner must free them before it removes
+    the group, and the dying count (v2: of the runs' folder; v1: the host's)
+    must not grow with the runs. ``None`` without cgroups.
+    """
+    backend, _ = enforcement(config)
+    if backend is None:
+        return None
+    stdlib = Path(interpreter(config.python).stdlib)
+    target = next((p for p in (stdlib / "pydoc_data" / "topics.py", stdlib / "typing.py") if p.is_file()))
+    before = backend.dying_groups()
+    left: list[int | None] = []
+    for _ in range(DYING_RUNS):
+        _evict(target)
+        result = run_python(f"print(len(open({str(target)!r}, 'rb').read()))", limits=SELFTEST_LIMITS, config=config)
+        left.append(result.page_cache_left_bytes if result.status == "ok" else None)
+    after = backend.dying_groups()
+    grown = after - before if after is not None and before is not None else 0
+    contained = all(bytes_left == 0 for bytes_left in left) and grown < DYING_RUNS
+    note = "" if contained else f"그룹을 지울 때 남은 페이지 캐시 {left}바이트, 죽어 가는 memory cgroup {grown}개 늘어남"
+    return Verdict("dying_cgroups", contained, "ok" if contained else "error", note)
+
+
+def _evict(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+
+
 def run_selftest(config: SandboxConfig, *, limits: Limits = SELFTEST_LIMITS) -> list[Verdict]:
     """Run the catalogue (in parallel, one slot each), the host-side link check, and then check that
     no run left a process behind."""
@@ -410,6 +458,12 @@ def run_selftest(config: SandboxConfig, *, limits: Limits = SELFTEST_LIMITS) -> 
         verdicts.append(check_planted_links(config))
     except Exception as exc:  # noqa: BLE001 - a runner fault is a failed check, never a crashed worker
         verdicts.append(Verdict("planted_state_links", False, "error", f"{type(exc).__name__}: {exc}"))
+    try:
+        dying = check_dying_groups(config)
+        if dying is not None:
+            verdicts.append(dying)
+    except Exception as exc:  # noqa: BLE001 - a runner fault is a failed check, never a crashed worker
+        verdicts.append(Verdict("dying_cgroups", False, "error", f"{type(exc).__name__}: {exc}"))
     if os.geteuid() == 0:
         leftover = leftover_processes(config)
         verdicts.append(Verdict("no_process_left", not leftover, "ok" if not leftover else "error",
