@@ -246,13 +246,13 @@ def _device_sources() -> dict[str, str]:
         for name in DEVICE_NODES:
             node, device = DEVICE_DIR / name, os.stat(f"/dev/{name}").st_rdev
             try:
-                have = os.lstat(node)
-                if not (stat.S_ISCHR(have.st_mode) and have.st_rdev == device and have.st_uid == 0):
-                    os.unlink(node)
-                    raise FileNotFoundError(node)
-            except FileNotFoundError:
                 os.mknod(node, stat.S_IFCHR | 0o666, device)
-            os.chmod(node, 0o666, follow_symlinks=False)
+            except FileExistsError:
+                pass  # made by an earlier run, or by another worker starting at the same moment
+            have = os.lstat(node)
+            if not (stat.S_ISCHR(have.st_mode) and have.st_rdev == device and have.st_uid == 0):
+                return host
+            os.chmod(node, 0o666)  # checked just above to be our own device node, not a link
             os.utime(node, (0, 0), follow_symlinks=False)
     except OSError:
         return host
