@@ -417,15 +417,18 @@ def _start(code: str, files: Mapping[str, bytes], stdin: bytes | None, limits: L
                                 *(f"{which}={value}" for which, value in rlimits(limits, accounted=group is not None))])
         started = time.perf_counter()
         _new_time_namespace()
-        # Spawned without a preexec function, so the runner forks by vfork: a
-        # worker of tens of MiB pays no page-table copy per run.
-        with slots.spawning() as track, _as_slot_user(uid):
-            process = subprocess.Popen(
-                argv, stdin=stdin_source, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                pass_fds=(seccomp_fd, code_fd, *file_fds.values(), info_w, block_r, status_w), env={},
-                start_new_session=True,
-            )
-            track(process.pid)
+        # Spawned without a preexec function, so without a time namespace (not root) the runner
+        # forks by vfork: a worker of tens of MiB pays no page-table copy per run.
+        try:
+            with slots.spawning() as track, _as_slot_user(uid):
+                process = subprocess.Popen(
+                    argv, stdin=stdin_source, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                    pass_fds=(seccomp_fd, code_fd, *file_fds.values(), info_w, block_r, status_w), env={},
+                    start_new_session=True,
+                )
+                track(process.pid)
+        finally:
+            _restore_time_namespace()
         for fd in (info_w, block_r, status_w):
             os.close(fd)
             owned.remove(fd)
@@ -456,26 +459,49 @@ def _new_time_namespace() -> None:
     ``/proc/<pid>/stat``) otherwise count from the host's boot: its uptime.
     bubblewrap 0.8 has no option for it, so the runner (root: CAP_SYS_ADMIN and
     CAP_SYS_TIME) unshares the namespace for this thread's children and sets
-    the offsets through ``/proc/<thread id>``. The kernel then refuses vfork
-    into it, and the C library forks instead. Without root, runs see the
-    host's clocks (stated in the README).
+    the offsets through ``/proc/<thread id>``. Offsets count from the host's
+    clocks, not this process's (which may itself be in a time namespace), so
+    they start from the offsets this process had when it loaded this module.
+    The kernel refuses vfork into another time namespace, so the C library
+    forks instead. Without root, runs see the host's clocks (stated in the README).
     """
     if os.geteuid() != 0 or not _time_namespaces:
         return
+    now = {name: int(time.clock_gettime(clock)) for name, clock in TIME_CLOCKS.items()}
+    _set_time_namespace({name: _BASE_OFFSETS.get(name, 0) + 1 - now[name] for name in TIME_CLOCKS})
+
+
+def _restore_time_namespace() -> None:
+    """Let what this thread spawns next (outside a run) see this process's clocks again."""
+    if os.geteuid() == 0 and _time_namespaces:
+        _set_time_namespace({name: _BASE_OFFSETS.get(name, 0) for name in TIME_CLOCKS})
+
+
+def _set_time_namespace(offsets: dict[str, int]) -> None:
     if _libc.unshare(CLONE_NEWTIME) != 0:
         _time_namespaces.clear()  # no time namespaces on this kernel: stated, not retried each run
         return
-    offsets = []
-    for name, clock in (("monotonic", time.CLOCK_MONOTONIC), ("boottime", time.CLOCK_BOOTTIME)):
-        offsets.append(f"{name} {1 - int(time.clock_gettime(clock))} 0\n")
+    text = "".join(f"{name} {seconds} 0\n" for name, seconds in offsets.items())
     fd = os.open(f"/proc/{threading.get_native_id()}/timens_offsets", os.O_WRONLY | os.O_CLOEXEC)
     try:
-        os.write(fd, "".join(offsets).encode())
+        os.write(fd, text.encode())
     finally:
         os.close(fd)
 
 
+def _read_offsets() -> dict[str, int]:
+    """This process's time namespace offsets from the host's clocks (none: zero)."""
+    try:
+        lines = Path("/proc/self/timens_offsets").read_text().splitlines()
+    except OSError:
+        return {}
+    return {fields[0]: int(fields[1]) for fields in (line.split() for line in lines) if len(fields) == 3}
+
+
+TIME_CLOCKS = {"monotonic": time.CLOCK_MONOTONIC, "boottime": time.CLOCK_BOOTTIME}
 _time_namespaces = [True]
+# Read when the module loads, before any run changed what this process's threads spawn into.
+_BASE_OFFSETS = _read_offsets()
 
 
 @contextmanager
