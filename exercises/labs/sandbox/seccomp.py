@@ -15,6 +15,13 @@ talks to its child over pipes and Unix sockets), and inotify (through it one
 run would see the files that other runs and the host open in the shared
 read-only folders).
 
+Some calls are allowed only with certain arguments: ``fadvise64`` without
+POSIX_FADV_DONTNEED, ``preadv2``/``pwritev2`` without RWF_NOWAIT (refused
+with EPERM; together they would let a run evict the host's page cache and
+learn which pages of a shared file others read), and ``ioctl`` only for the
+requests CPython uses (``IOCTL_ALLOWED``). ``statfs``/``fstatfs`` are refused:
+they give the host disk's size and free space through any bound folder.
+
 Without cgroups (``accounted=False``) nothing counts memory that is not
 mapped, so memfd and SysV IPC are refused as well.
 """
