@@ -65,7 +65,9 @@ MASKED_PROC_FILES = (
 )
 MASKED_PROC_DIRS = ("pressure", "fs", "bus", "irq", "sys/fs", "sys/vm", "sys/kernel/random")
 DEVICE_NODES = ("null", "zero", "urandom")
-DEVICE_DIR = Path("/run/geungeo-tutor-sandbox-dev")
+# Where the runner's own nodes are made: the first of these on a file system that allows devices
+# (/run is often a tmpfs mounted nodev; /dev is a devtmpfs, emptied at each boot).
+DEVICE_DIRS = (Path("/run/geungeo-tutor-sandbox-dev"), Path("/dev/geungeo-tutor-sandbox"))
 # System V IPC limits inside the run's own IPC namespace (the memory cgroup counts the pages too).
 IPC_LIMITS = {
     "shmmax": 1 << 20, "shmall": 256, "shmmni": 8,
@@ -235,15 +237,18 @@ def _device_sources() -> dict[str, str]:
     if os.geteuid() != 0:
         return host
     try:
+        where = next((d for d in DEVICE_DIRS if not os.statvfs(d.parent).f_flag & os.ST_NODEV), None)
+        if where is None:
+            return host
         try:
-            os.mkdir(DEVICE_DIR, 0o755)
+            os.mkdir(where, 0o755)
         except FileExistsError:
             pass
-        folder = os.lstat(DEVICE_DIR)
+        folder = os.lstat(where)
         if not stat.S_ISDIR(folder.st_mode) or folder.st_uid != 0 or folder.st_mode & 0o022:
             return host
         for name in DEVICE_NODES:
-            node, device = DEVICE_DIR / name, os.stat(f"/dev/{name}").st_rdev
+            node, device = where / name, os.stat(f"/dev/{name}").st_rdev
             try:
                 os.mknod(node, stat.S_IFCHR | 0o666, device)
             except FileExistsError:
@@ -255,7 +260,7 @@ def _device_sources() -> dict[str, str]:
             os.utime(node, (0, 0), follow_symlinks=False)
     except OSError:
         return host
-    return {name: str(DEVICE_DIR / name) for name in DEVICE_NODES}
+    return {name: str(where / name) for name in DEVICE_NODES}
 
 
 def bwrap_argv(config: SandboxConfig, limits: Limits, *, seccomp_fd: int, code_fd: int,
