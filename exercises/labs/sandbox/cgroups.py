@@ -5,8 +5,11 @@ and the runner's own cgroup already delegates memory, pids and cpu to its
 children; otherwise the v1 memory, pids and cpuacct (and cpu, if mounted)
 hierarchies, as on this project's machine. Groups are made under the
 runner's own cgroup in each hierarchy, in a folder ``geungeo-tutor-sandbox``,
-and named after the slot, so a group left by a crashed worker is found and
-emptied the next time that slot is taken (with its lock held). The v1 cpu
+under a random name that says nothing (not the worker's pid, not a count of
+its runs: the program reads its group's path in ``/proc/self/cgroup``). The
+name is noted in the slot's lock file before the group is made, so a group
+left by a crashed worker is found and emptied the next time that slot is
+taken (with its lock held). The v1 cpu
 group of a run is made directly under the runner's own cgroup, so that a run
 competes for CPU like one process, as a bare interpreter would.
 
@@ -14,13 +17,18 @@ The memory limit counts anonymous memory, shmem, tmpfs and memfd pages; the
 kernel's OOM killer then acts inside the group only, and its kill count is
 the run's "out of memory" verdict. CPU time is the group's usage, so
 children nobody waited for are counted too.
+
+Before a group is removed, the page cache its run brought in is freed
+(v1 ``memory.force_empty``, v2 ``memory.reclaim``): pages still charged to a
+removed group keep it as a "dying" group, and the kernel stops making groups
+at 65,535 of them.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 import os
+import secrets
 import signal
 import time
 from dataclasses import dataclass, field
@@ -29,7 +37,7 @@ from pathlib import Path
 from .limits import Limits
 
 FOLDER = "geungeo-tutor-sandbox"
-PREFIX = "geungeo-slot"  # run groups are named PREFIX<slot>-<lock folder>-<pid>-<n>
+PREFIX = "geungeo-run-"  # run groups are named PREFIX<16 random hex digits>
 V1_CONTROLLERS = ("memory", "pids", "cpuacct", "cpu")
 V1_REQUIRED = ("memory", "pids", "cpuacct")
 CPU_PERIOD_US = 100_000
@@ -37,8 +45,17 @@ CPU_PERIOD_US = 100_000
 CPU_CORES = 1
 # The runs' folder competes for CPU like this many processes (the default number of slots).
 SLOTS_WEIGHT = 8
-_counter = itertools.count()
 _cleared: set[tuple[int, str]] = set()
+
+
+def new_name() -> str:
+    """A run group's name: random, so it tells the run nothing about the worker or other runs."""
+    return f"{PREFIX}{secrets.token_hex(8)}"
+
+
+def is_run_name(name: str) -> bool:
+    token = name.removeprefix(PREFIX)
+    return name.startswith(PREFIX) and len(token) == 16 and all(c in "0123456789abcdef" for c in token)
 
 
 @dataclass(frozen=True)
@@ -52,27 +69,45 @@ class Backend:
             return "cgroup v2 (memory, pids, cpu)"
         return f"cgroup v1 ({', '.join(self.folders)})"
 
-    def group(self, slot: int, scope: str) -> RunGroup:
-        """A new group for a run in ``slot`` of the lock folder named by ``scope``."""
-        name = f"{PREFIX}{slot}-{scope}-{os.getpid()}-{next(_counter)}"
+    def group(self, name: str) -> RunGroup:
+        """The group called ``name`` (see ``new_name``) in each hierarchy."""
         return RunGroup(self, {key: folder / name for key, folder in self.folders.items()})
 
-    def clear_slot(self, slot: int, scope: str) -> None:
-        """Empty and remove groups a crashed worker left for ``slot`` of the same lock folder.
+    def clear_slot(self, slot: int, scope: str, noted: str) -> None:
+        """Empty and remove the group a crashed worker left for ``slot`` of the same lock folder.
 
-        Call with that slot's lock held: no live run can then own such a group.
-        Groups of other lock folders (other scopes) are never touched. Done the
-        first time this process takes the slot (a restarted worker clears what
-        its predecessor left); the processes of such groups are already gone
-        with their bwrap, so what remains is at most an empty folder.
+        ``noted`` is the name the slot's lock file holds (the last group made
+        in that slot). Call with that slot's lock held: no live run can then
+        own that group. Done the first time this process takes the slot (a
+        restarted worker clears what its predecessor left); the processes of
+        such a group are already gone with their bwrap, so what remains is at
+        most an empty folder.
         """
         if (slot, scope) in _cleared:
             return
         _cleared.add((slot, scope))
-        for folder in self.folders.values():
-            for entry in folder.glob(f"{PREFIX}{slot}-{scope}-*"):
-                if entry.is_dir():
-                    RunGroup(self, {"stale": entry}).remove()
+        if not is_run_name(noted):
+            return
+        if any((folder / noted).is_dir() for folder in self.folders.values()):
+            self.group(noted).remove()
+
+    def dying_groups(self) -> int | None:
+        """Memory groups removed but still held by charged pages: v2 counts ours, v1 only the host's total."""
+        try:
+            if self.version == 2:
+                for line in _read(self.folders["unified"] / "cgroup.stat").splitlines():
+                    key, _, value = line.partition(" ")
+                    if key == "nr_dying_descendants":
+                        return int(value)
+                return None
+            for line in _read("/proc/cgroups").splitlines():
+                fields = line.split()
+                if fields and fields[0] == "memory":
+                    live = sum(1 for _ in os.walk(_cgroup_mounts()["memory"]))
+                    return int(fields[2]) - live
+        except (OSError, ValueError, KeyError):
+            return None
+        return None
 
 
 @dataclass
@@ -171,9 +206,39 @@ class RunGroup:
                     pass
             time.sleep(0.001)
 
-    def remove(self) -> None:
-        """Kill what is left and remove the group (a killed process may take a moment to leave it)."""
+    def page_cache(self) -> int:
+        """Bytes of file pages (page cache) charged to the group, read from its ``memory.stat``."""
+        key = "file" if self.v2 else "cache"
+        try:
+            for line in _read(f"{self._path('memory')}/memory.stat").splitlines():
+                name, _, value = line.partition(" ")
+                if name == key:
+                    return int(value)
+        except (OSError, ValueError, KeyError):
+            pass
+        return 0
+
+    def free_page_cache(self) -> int:
+        """Free the page cache the run brought in (the group must be empty); return what is still charged."""
+        cached = self.page_cache()
+        if cached:
+            try:
+                if self.v2:
+                    _write(self._path("memory") / "memory.reclaim", cached)
+                else:
+                    _write(self._path("memory") / "memory.force_empty", 0)
+            except OSError:
+                pass  # EAGAIN (v2): not all of it could be reclaimed; what is left is reported
+            cached = self.page_cache()
+        return cached
+
+    def remove(self) -> int:
+        """Kill what is left, free its page cache and remove the group; return the page cache left charged.
+
+        (A killed process may take a moment to leave the group.)
+        """
         self.kill()
+        left = self.free_page_cache()
         for path in self.paths.values():
             for _ in range(500):
                 try:
@@ -183,6 +248,7 @@ class RunGroup:
                     break
                 except OSError:
                     time.sleep(0.002)
+        return left
 
 
 def _read(path: Path | str) -> str:
@@ -262,7 +328,7 @@ def _probe(backend: Backend) -> Detection:
         for folder in backend.folders.values():
             folder.mkdir(mode=0o755, exist_ok=True)
         _share_cpu_like_slots(backend)
-        probe = backend.group(-1, "probe")
+        probe = backend.group(new_name())
         probe.create(Limits(), processes=4)
         probe.remove()
     except OSError as exc:

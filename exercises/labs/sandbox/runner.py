@@ -28,7 +28,9 @@ import resource
 import selectors
 import shutil
 import signal
+import stat
 import subprocess
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -38,27 +40,54 @@ from typing import Any
 
 from . import cgroups, seccomp, slots
 from .limits import Limits, SandboxConfig
-from .output import decode
+from .output import cap, decode
 
 WORKDIR = "/sandbox"
 PROGRAM = "main.py"
 PR_SET_CHILD_SUBREAPER = 36
 CLONE_NEWIPC = 0x08000000
+CLONE_NEWTIME = 0x00000080
 INIT_SOURCE = Path(__file__).with_name("pid1.py").read_text(encoding="utf-8")
 # /proc entries that describe the host (its boot line, memory, load, uptime, CPUs, disks, locks):
 # masked with an unreadable node or an empty folder, as container runtimes mask /proc paths.
-# Each mask is a mount on every run's path, so the list is kept to what describes the host's state.
+# Each mask is a mount on every run's path (about as costly as the rest of a run's set-up together
+# under load), so the list is kept to what describes the host's state and a run could read: also
+# the host's disks (partitions), free memory by zone (buddyinfo), its memory ranges (mtrr), per-CPU
+# counters (softirqs), every user's key counts (key-users), the cgroup counts (other runs' groups),
+# file systems' and devices' state (fs/, bus/, irq/), and the parts of /proc/sys whose values give the
+# host's RAM (kernel/threads-max, fs/file-max, vm/min_free_kbytes), its boot id (kernel/random) and
+# host-wide counters (fs/file-nr, fs/inode-nr, fs/dentry-state). Files a run cannot read anyway
+# (mode 0400) are skipped; the run's own namespaces' values (kernel/shm*, msg*, sem, hostname) stay.
 MASKED_PROC_FILES = (
     "cmdline", "meminfo", "loadavg", "uptime", "stat", "vmstat", "zoneinfo", "cpuinfo", "diskstats",
-    "swaps", "interrupts", "locks", "keys",
+    "swaps", "interrupts", "locks", "keys", "partitions", "buddyinfo", "softirqs", "mtrr", "key-users",
+    "cgroups", "sys/kernel/threads-max",
 )
-MASKED_PROC_DIRS = ("pressure",)
+MASKED_PROC_DIRS = ("pressure", "fs", "bus", "irq", "sys/fs", "sys/vm", "sys/kernel/random")
+DEVICE_NODES = ("null", "zero", "urandom")
+# Where the runner's own nodes are made: the first of these on a file system that allows devices
+# (/run is often a tmpfs mounted nodev; /dev is a devtmpfs, emptied at each boot).
+DEVICE_DIRS = (Path("/run/geungeo-tutor-sandbox-dev"), Path("/dev/geungeo-tutor-sandbox"))
 # System V IPC limits inside the run's own IPC namespace (the memory cgroup counts the pages too).
 IPC_LIMITS = {
     "shmmax": 1 << 20, "shmall": 256, "shmmni": 8,
     "msgmax": 8192, "msgmnb": 16384, "msgmni": 8, "sem": "32 256 32 8",
 }
 _libc = ctypes.CDLL(None, use_errno=True)
+# Output is read in chunks of up to READ_BYTES; after PACE_AFTER_ROUNDS wake-ups in one run, at most
+# once every PACE_SECONDS, so the worker's CPU per run is bounded whatever the size of the writes.
+READ_BYTES = 1 << 20
+PACE_AFTER_ROUNDS = 64
+PACE_SECONDS = 0.005
+# RLIMIT_CPU is counted in scheduler ticks: a CPU signal within this much of the limit reached it.
+CPU_TICK_MS = 20.0
+
+
+OOM_SCORE_ADJ = b"1000"
+
+
+class SetupFailed(Exception):
+    """The runner could not prepare the run as it must; the message says why, in Korean."""
 
 
 @dataclass
@@ -76,6 +105,8 @@ class RunResult:
     peak_memory_bytes: int | None = None
     accounting: str = ""  # "cgroup v1 (…)" / "cgroup v2 (…)" / "rlimit" — how limits were counted
     basis: str = ""  # what decided the status
+    # Page cache still charged to the run's group when it was removed (it would keep the group dying).
+    page_cache_left_bytes: int | None = None
 
     CONTRACT = ("status", "exit_code", "signal", "stdout", "stderr", "wall_ms", "cpu_ms", "truncated")
 
@@ -184,12 +215,52 @@ def _memfd(name: str, data: bytes) -> int:
 def _proc_masks() -> tuple[str, ...]:
     args: list[str] = []
     for name in MASKED_PROC_FILES:
-        if os.path.isfile(f"/proc/{name}"):
+        if os.path.isfile(f"/proc/{name}") and os.stat(f"/proc/{name}").st_mode & stat.S_IROTH:
             args += ["--ro-bind", "/dev/null", f"/proc/{name}"]
     for name in MASKED_PROC_DIRS:
         if os.path.isdir(f"/proc/{name}"):
             args += ["--tmpfs", f"/proc/{name}"]
     return tuple(args)
+
+
+@functools.cache
+def _device_sources() -> dict[str, str]:
+    """The device nodes bound into every run: the sandbox's own where the runner is root, else the host's.
+
+    A node bound from the host's /dev shows the host's inode numbers and
+    times (when the host's /dev was made). As root the runner makes its own
+    null, zero and urandom once, in a folder only root may change, with
+    their times set to 1970 (the change time stays when they were made).
+    Another user cannot make device nodes, so the host's are bound.
+    """
+    host = {name: f"/dev/{name}" for name in DEVICE_NODES}
+    if os.geteuid() != 0:
+        return host
+    try:
+        where = next((d for d in DEVICE_DIRS if not os.statvfs(d.parent).f_flag & os.ST_NODEV), None)
+        if where is None:
+            return host
+        try:
+            os.mkdir(where, 0o755)
+        except FileExistsError:
+            pass
+        folder = os.lstat(where)
+        if not stat.S_ISDIR(folder.st_mode) or folder.st_uid != 0 or folder.st_mode & 0o022:
+            return host
+        for name in DEVICE_NODES:
+            node, device = where / name, os.stat(f"/dev/{name}").st_rdev
+            try:
+                os.mknod(node, stat.S_IFCHR | 0o666, device)
+            except FileExistsError:
+                pass  # made by an earlier run, or by another worker starting at the same moment
+            have = os.lstat(node)
+            if not (stat.S_ISCHR(have.st_mode) and have.st_rdev == device and have.st_uid == 0):
+                return host
+            os.chmod(node, 0o666)  # checked just above to be our own device node, not a link
+            os.utime(node, (0, 0), follow_symlinks=False)
+    except OSError:
+        return host
+    return {name: str(where / name) for name in DEVICE_NODES}
 
 
 def bwrap_argv(config: SandboxConfig, limits: Limits, *, seccomp_fd: int, code_fd: int,
@@ -213,8 +284,9 @@ def bwrap_argv(config: SandboxConfig, limits: Limits, *, seccomp_fd: int, code_f
         "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
         # /proc/1 is PID 1's: hidden, so the program cannot reach its status descriptor.
         "--proc", "/proc", "--tmpfs", "/proc/1", *_proc_masks(),
-        "--dev-bind", "/dev/null", "/dev/null", "--dev-bind", "/dev/zero", "/dev/zero",
-        "--dev-bind", "/dev/urandom", "/dev/urandom",
+        # Read-only, so no process of the run can write its /proc/<pid> files (oom_score_adj among them).
+        "--remount-ro", "/proc",
+        *(arg for name, source in _device_sources().items() for arg in ("--dev-bind", source, f"/dev/{name}")),
         "--size", str(limits.tmpfs_bytes), "--tmpfs", WORKDIR, "--chdir", WORKDIR,
         "--ro-bind-data", str(code_fd), f"{WORKDIR}/{PROGRAM}",
     ]
@@ -263,18 +335,22 @@ def run_python(
 
     def prepare(slot: int) -> None:
         if backend is not None:
-            backend.clear_slot(slot, scope)
+            backend.clear_slot(slot, scope, slots.noted(config, slot))
         if root:
             slots.check_slot_user(config.slot_uid_base + slot)
 
     try:
         with slots.acquire(config, timeout=limits.wall_seconds, prepare=prepare) as slot:
             uid = config.slot_uid_base + slot if root else None
-            group = backend.group(slot, scope) if backend is not None else None
+            group = None
+            if backend is not None:
+                name = cgroups.new_name()
+                slots.note(config, slot, name)  # before the group exists: a crash then leaves a known name
+                group = backend.group(name)
             return _run_in_slot(code, files, stdin, limits, config, uid, group)
     except slots.AllSlotsBusy:
         return refused("실행 자리가 모두 차 있어 이번 실행을 시작하지 못했습니다. 잠시 뒤 다시 실행하세요.")
-    except slots.SlotProblem as exc:
+    except (slots.SlotProblem, SetupFailed) as exc:
         return refused(str(exc))
 
 
@@ -308,14 +384,17 @@ def _run_in_slot(code: str, files: Mapping[str, bytes], stdin: bytes | None, lim
         measured = group.measure() if group is not None else None
     finally:
         if group is not None:
-            group.remove()
+            cache_left = group.remove()
     if group is not None and measured is not None:
         cpu_ns, peak, oom_kills = measured
         cpu_ms, accounting = cpu_ns / 1e6, group.backend.description
     else:
         cpu_ms, peak, oom_kills, accounting = (usage.ru_utime + usage.ru_stime) * 1000, None, 0, "rlimit"
-    return classify(watch, wall_ms=wall_ms, cpu_ms=cpu_ms, peak=peak, oom_kills=oom_kills,
-                    accounting=accounting, limits=limits)
+    result = classify(watch, wall_ms=wall_ms, cpu_ms=cpu_ms, peak=peak, oom_kills=oom_kills,
+                      accounting=accounting, limits=limits)
+    if group is not None:
+        result.page_cache_left_bytes = cache_left
+    return result
 
 
 def _start(code: str, files: Mapping[str, bytes], stdin: bytes | None, limits: Limits, config: SandboxConfig,
@@ -342,15 +421,19 @@ def _start(code: str, files: Mapping[str, bytes], stdin: bytes | None, limits: L
                           argv=["/usr/bin/python3", "-E", "-s", "-S", "-c", INIT_SOURCE, str(status_w),
                                 *(f"{which}={value}" for which, value in rlimits(limits, accounted=group is not None))])
         started = time.perf_counter()
-        # Spawned without a preexec function, so the runner forks by vfork: a
-        # worker of tens of MiB pays no page-table copy per run.
-        with slots.spawning() as track, _as_slot_user(uid):
-            process = subprocess.Popen(
-                argv, stdin=stdin_source, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                pass_fds=(seccomp_fd, code_fd, *file_fds.values(), info_w, block_r, status_w), env={},
-                start_new_session=True,
-            )
-            track(process.pid)
+        _new_time_namespace()
+        # Spawned without a preexec function, so without a time namespace (not root) the runner
+        # forks by vfork: a worker of tens of MiB pays no page-table copy per run.
+        try:
+            with slots.spawning() as track, _as_slot_user(uid):
+                process = subprocess.Popen(
+                    argv, stdin=stdin_source, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                    pass_fds=(seccomp_fd, code_fd, *file_fds.values(), info_w, block_r, status_w), env={},
+                    start_new_session=True,
+                )
+                track(process.pid)
+        finally:
+            _restore_time_namespace()
         for fd in (info_w, block_r, status_w):
             os.close(fd)
             owned.remove(fd)
@@ -372,6 +455,58 @@ def _start(code: str, files: Mapping[str, bytes], stdin: bytes | None, limits: L
     finally:
         for fd in owned:
             os.close(fd)
+
+
+def _new_time_namespace() -> None:
+    """Start the next process this thread spawns in a time namespace of its own, its clocks near zero.
+
+    CLOCK_MONOTONIC and CLOCK_BOOTTIME (and a process's start time in
+    ``/proc/<pid>/stat``) otherwise count from the host's boot: its uptime.
+    bubblewrap 0.8 has no option for it, so the runner (root: CAP_SYS_ADMIN and
+    CAP_SYS_TIME) unshares the namespace for this thread's children and sets
+    the offsets through ``/proc/<thread id>``. Offsets count from the host's
+    clocks, not this process's (which may itself be in a time namespace), so
+    they start from the offsets this process had when it loaded this module.
+    The kernel refuses vfork into another time namespace, so the C library
+    forks instead. Without root, runs see the host's clocks (stated in the README).
+    """
+    if os.geteuid() != 0 or not _time_namespaces:
+        return
+    now = {name: int(time.clock_gettime(clock)) for name, clock in TIME_CLOCKS.items()}
+    _set_time_namespace({name: _BASE_OFFSETS.get(name, 0) + 1 - now[name] for name in TIME_CLOCKS})
+
+
+def _restore_time_namespace() -> None:
+    """Let what this thread spawns next (outside a run) see this process's clocks again."""
+    if os.geteuid() == 0 and _time_namespaces:
+        _set_time_namespace({name: _BASE_OFFSETS.get(name, 0) for name in TIME_CLOCKS})
+
+
+def _set_time_namespace(offsets: dict[str, int]) -> None:
+    if _libc.unshare(CLONE_NEWTIME) != 0:
+        _time_namespaces.clear()  # no time namespaces on this kernel: stated, not retried each run
+        return
+    text = "".join(f"{name} {seconds} 0\n" for name, seconds in offsets.items())
+    fd = os.open(f"/proc/{threading.get_native_id()}/timens_offsets", os.O_WRONLY | os.O_CLOEXEC)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+def _read_offsets() -> dict[str, int]:
+    """This process's time namespace offsets from the host's clocks (none: zero)."""
+    try:
+        lines = Path("/proc/self/timens_offsets").read_text().splitlines()
+    except OSError:
+        return {}
+    return {fields[0]: int(fields[1]) for fields in (line.split() for line in lines) if len(fields) == 3}
+
+
+TIME_CLOCKS = {"monotonic": time.CLOCK_MONOTONIC, "boottime": time.CLOCK_BOOTTIME}
+_time_namespaces = [True]
+# Read when the module loads, before any run changed what this process's threads spawn into.
+_BASE_OFFSETS = _read_offsets()
 
 
 @contextmanager
@@ -440,11 +575,18 @@ def _prepare_child(pid: int, limits: Limits, group: cgroups.RunGroup | None) -> 
     """
     if group is not None:
         group.attach(pid)
-    fd = os.open(f"/proc/{pid}/oom_score_adj", os.O_WRONLY | os.O_CLOEXEC)
+    # If the host ever runs short of memory, a run goes first. Read back, so a write that did not
+    # take never goes unnoticed; the run cannot lower it, since its /proc is mounted read-only.
+    fd = os.open(f"/proc/{pid}/oom_score_adj", os.O_RDWR | os.O_CLOEXEC)
     try:
-        os.write(fd, b"1000")  # if the host ever runs short, a run goes first
+        os.write(fd, OOM_SCORE_ADJ)
+        score = os.pread(fd, 16, 0).strip()
+    except OSError:
+        score = b""
     finally:
         os.close(fd)
+    if score != OOM_SCORE_ADJ:
+        raise SetupFailed("실행의 OOM 점수(oom_score_adj)를 설정하지 못해 실행하지 않습니다.")
     if os.geteuid() == 0:
         _set_ipc_limits(pid)
 
@@ -492,6 +634,7 @@ def _collect(process: subprocess.Popen[bytes], status_r: int, limits: Limits, st
     next_cpu_check = started + limits.cpu_seconds / cores
     watch = _Watch()
     waiting = len(buffers) + 1
+    rounds = 0
     while waiting:
         now = time.perf_counter()
         if now >= deadline:
@@ -504,11 +647,18 @@ def _collect(process: subprocess.Popen[bytes], status_r: int, limits: Limits, st
                 break
             next_cpu_check = now + max(0.01, (cpu_limit_ns - used) / 1e9 / cores)
         wake = min(deadline, next_cpu_check) if group is not None else deadline
+        rounds += 1
+        if rounds > PACE_AFTER_ROUNDS:
+            # A program that writes a byte at a time would wake the runner for each byte: after a
+            # few rounds, output is read at most every PACE_SECONDS, in large chunks (the pipe holds
+            # what comes meanwhile, and a full pipe makes the writer wait, on its own clock).
+            time.sleep(max(0.0, min(PACE_SECONDS, wake - now)))
+            now = time.perf_counter()
         for key, _ in selector.select(timeout=max(0.0, wake - now)):
             if key.fd == pidfd:
                 chunk = b""
             else:
-                chunk = os.read(key.fd, 65536)
+                chunk = os.read(key.fd, READ_BYTES)
                 buffers[key.fd] += chunk
             if not chunk:
                 selector.unregister(key.fd)
@@ -594,16 +744,19 @@ def classify(watch: _Watch, *, wall_ms: float, cpu_ms: float, peak: int | None, 
         status, basis = "memory", f"cgroup 메모리 한도에서 커널이 프로세스 {oom_kills}개를 종료함(oom_kill)"
     elif word is None:
         status, basis = "killed", "PID 1이 종료 상태를 보고하지 못한 채 샌드박스가 끝남"
-    elif sig in (signal.SIGXCPU, signal.SIGKILL) and cpu_ms >= cpu_limit_ms * 0.5:
+    elif sig in (signal.SIGXCPU, signal.SIGKILL) and cpu_ms >= cpu_limit_ms - CPU_TICK_MS:
+        # Only when the CPU time counted for the run reached the limit: a program can raise SIGXCPU itself.
         status, basis = "timeout", f"CPU rlimit 신호 {signal.Signals(sig).name}, CPU {cpu_ms:.0f}ms"
     elif sig is not None:
         status, basis = "killed", f"커널이 보고한 종료 신호 {_signal_name(sig)}"
     else:
         status = "ok" if exit_code == 0 else "error"
         basis = f"커널이 보고한 종료 코드 {exit_code}"
+    # The cap holds for what is stored: a byte the program wrote may become a mark of several.
+    stdout, stderr, cut = cap(decode(watch.stdout), decode(watch.stderr), limits.output_bytes)
     return RunResult(
-        status=status, exit_code=exit_code, signal=sig, stdout=decode(watch.stdout), stderr=decode(watch.stderr),
-        wall_ms=round(wall_ms, 3), cpu_ms=round(cpu_ms, 3), truncated=watch.overflow,
+        status=status, exit_code=exit_code, signal=sig, stdout=stdout, stderr=stderr,
+        wall_ms=round(wall_ms, 3), cpu_ms=round(cpu_ms, 3), truncated=watch.overflow or cut,
         peak_memory_bytes=peak, accounting=accounting, basis=basis,
     )
 

@@ -15,6 +15,13 @@ talks to its child over pipes and Unix sockets), and inotify (through it one
 run would see the files that other runs and the host open in the shared
 read-only folders).
 
+Some calls are allowed only with certain arguments: ``fadvise64`` without
+POSIX_FADV_DONTNEED, ``preadv2``/``pwritev2`` without RWF_NOWAIT (refused
+with EPERM; together they would let a run evict the host's page cache and
+learn which pages of a shared file others read), and ``ioctl`` only for the
+requests CPython uses (``IOCTL_ALLOWED``). ``statfs``/``fstatfs`` are refused:
+they give the host disk's size and free space through any bound folder.
+
 Without cgroups (``accounted=False``) nothing counts memory that is not
 mapped, so memfd and SysV IPC are refused as well.
 """
@@ -35,14 +42,14 @@ ALLOWED_SYSCALLS = (
     "chown", "fchown", "fchownat", "lchown", "close", "close_range", "creat", "dup", "dup2", "dup3",
     "fcntl", "flock", "fsync", "fdatasync", "ftruncate", "truncate", "getcwd", "getdents", "getdents64",
     "link", "linkat", "lseek", "mkdir", "mkdirat", "mknod", "mknodat", "open", "openat", "openat2",
-    "pread64", "preadv", "preadv2", "pwrite64", "pwritev", "pwritev2", "read", "readv", "write", "writev",
+    "pread64", "preadv", "pwrite64", "pwritev", "read", "readv", "write", "writev",
     "readlink", "readlinkat", "rename", "renameat", "renameat2", "rmdir", "symlink", "symlinkat",
-    "unlink", "unlinkat", "umask", "stat", "fstat", "lstat", "newfstatat", "statx", "statfs", "fstatfs",
-    "utime", "utimes", "utimensat", "futimesat", "fadvise64", "fallocate", "readahead",
+    "unlink", "unlinkat", "umask", "stat", "fstat", "lstat", "newfstatat", "statx",
+    "utime", "utimes", "utimensat", "futimesat", "fallocate", "readahead",
     "copy_file_range", "sendfile", "splice", "tee", "vmsplice", "sync_file_range",
     "getxattr", "lgetxattr", "fgetxattr", "listxattr", "llistxattr", "flistxattr",
     "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
-    "ioctl", "pipe", "pipe2", "eventfd", "eventfd2", "signalfd", "signalfd4",
+    "pipe", "pipe2", "eventfd", "eventfd2", "signalfd", "signalfd4",
     "timerfd_create", "timerfd_gettime", "timerfd_settime",
     "epoll_create", "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait", "epoll_pwait2",
     "poll", "ppoll", "select", "pselect6",
@@ -91,7 +98,24 @@ DENIED_SYSCALLS = (
     "inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch",
     # sysinfo reports the host's memory, load and uptime (the /proc files are masked too).
     "sysinfo",
+    # statfs of a read-only folder bound from the host gives the host disk's size and free space (a
+    # counter of what the host writes), of the sandbox's root or /dev half the host's memory.
+    "statfs", "fstatfs",
 )
+# Narrowed by argument below (fadvise64, preadv2, pwritev2, ioctl); anything else of theirs answers ENOSYS.
+# POSIX_FADV_DONTNEED drops a file's pages from the cache every run and the host share: with it a run
+# could evict the host's cache, and, with a read that fails rather than wait for the disk
+# (RWF_NOWAIT), learn which pages of a shared file another run or the host read meanwhile.
+FADVISE_ALLOWED = (0, 1, 2, 3, 5)  # NORMAL RANDOM SEQUENTIAL WILLNEED NOREUSE (DONTNEED = 4 is refused)
+RWF_NOWAIT = 0x00000008
+# The ioctl requests CPython and the labs use (strace of a typical run: isatty, the terminal size,
+# non-blocking and close-on-exec descriptors, bytes waiting on a pipe or socket); every other request
+# (file-system UUID and label, extents, FS_IOC_*, terminals' TIOCSTI, …) answers ENOSYS.
+IOCTL_ALLOWED = {
+    "TCGETS": 0x5401, "TIOCGWINSZ": 0x5413, "FIONREAD": 0x541B, "FIONBIO": 0x5421,
+    "FIONCLEX": 0x5450, "FIOCLEX": 0x5451,
+}
+ARG32 = 0xFFFFFFFF  # the kernel reads these arguments as 32-bit ints, so only the low half is compared
 # In Docker's list but left out here (so refused with ENOSYS), and why.
 NOT_ALLOWED = {
     "io_setup io_submit io_getevents io_pgetevents io_cancel io_destroy": "legacy AIO, unused by CPython",
@@ -129,6 +153,13 @@ def filter_bpf(accounted: bool = True) -> bytes:
                 rules.add_rule(action, name)
             except (ValueError, RuntimeError, OSError):
                 continue  # not a syscall on this architecture
+    for advice in FADVISE_ALLOWED:
+        rules.add_rule(seccomp.ALLOW, "fadvise64", seccomp.Arg(3, seccomp.MASKED_EQ, ARG32, advice))
+    for call in ("preadv2", "pwritev2"):
+        rules.add_rule(seccomp.ALLOW, call, seccomp.Arg(5, seccomp.MASKED_EQ, RWF_NOWAIT, 0))
+        rules.add_rule(seccomp.ERRNO(errno.EPERM), call, seccomp.Arg(5, seccomp.MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT))
+    for request in IOCTL_ALLOWED.values():
+        rules.add_rule(seccomp.ALLOW, "ioctl", seccomp.Arg(1, seccomp.MASKED_EQ, ARG32, request))
     for call in ("socket", "socketpair"):
         rules.add_rule(seccomp.ALLOW, call, seccomp.Arg(0, seccomp.EQ, socket.AF_UNIX))
         rules.add_rule(seccomp.ERRNO(errno.EAFNOSUPPORT), call, seccomp.Arg(0, seccomp.NE, socket.AF_UNIX))

@@ -15,9 +15,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import slots
+from . import cgroups, slots
 from .limits import MIB, Limits, SandboxConfig
-from .runner import RunResult, run_python
+from .runner import RunResult, enforcement, interpreter, run_python
 from .slots import processes_of
 
 SECRET_MARKERS = ("root:x:0:0", "SECRET_KEY", "DATABASE_URL", "tutor.sqlite3")
@@ -31,6 +31,8 @@ class Hostile:
     files: tuple[tuple[str, bytes], ...] = ()
     # Only a per-run cgroup can contain it; without one (the rlimit fallback) it is a stated risk.
     needs_cgroup: bool = False
+    # Only a root runner can contain it (a time namespace, private device nodes); else a stated risk.
+    needs_root: bool = False
 
 
 def _leaks_nothing(result: RunResult) -> bool:
@@ -125,6 +127,119 @@ except OSError as exc:
     print(type(exc).__name__)
 raise SystemExit(3)"""
 HOST_FILES = ("cmdline", "meminfo", "loadavg", "uptime", "stat", "cpuinfo", "swaps")
+# Each line: "<what> allowed|refused <errno name>"; the program tries each and carries on.
+PROBE = """import errno, os
+def attempt(what, action):
+    try:
+        action()
+        print(what, 'allowed')
+    except OSError as exc:
+        print(what, 'refused', errno.errorcode.get(exc.errno, exc.errno))
+"""
+# Evict a page of a shared file from the cache, then ask without waiting whether it is back: another run
+# or the host read it. Both halves must be refused; plain reads and other advice still work.
+PAGE_CACHE = PROBE + """import ctypes, platform
+fd = os.open(os.__file__, os.O_RDONLY)
+buffer = bytearray(4096)
+attempt('dontneed', lambda: os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED))
+attempt('willneed', lambda: os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED))
+attempt('nowait', lambda: os.preadv(fd, [buffer], 0, os.RWF_NOWAIT))
+attempt('plain', lambda: os.preadv(fd, [buffer], 0, 0))
+if platform.machine() == 'x86_64':  # DONTNEED with the upper half set: the kernel reads an int
+    libc, word = ctypes.CDLL(None, use_errno=True), ctypes.c_long
+    result = libc.syscall(word(221), word(fd), word(0), word(0), word(4 | 1 << 32))
+    print('dontneed_high', 'allowed' if result == 0 else 'refused')
+"""
+# ioctl requests a program has no business with: the file system's UUID, label and flags, a file's
+# extents and block map, pushing input into a terminal. What CPython needs still works.
+IOCTLS = PROBE + """import fcntl
+fd = os.open(os.__file__, os.O_RDONLY)
+for name, request in (('FS_IOC_GETFSUUID', 0x80111500), ('FS_IOC_GETFSLABEL', 0x81009431),
+                      ('FS_IOC_GETFLAGS', 0x80086601), ('FS_IOC_FIEMAP', 0xC020660B), ('FIBMAP', 1),
+                      ('FIGETBSZ', 2), ('FS_IOC_FSGETXATTR', 0x801C581F), ('TIOCSTI', 0x5412)):
+    attempt(name, lambda: fcntl.ioctl(fd, request, bytearray(1024)))
+attempt('isatty', lambda: os.isatty(1) or None)
+attempt('set_blocking', lambda: os.set_blocking(1, True))
+attempt('set_inheritable', lambda: os.set_inheritable(fd, True))
+"""
+# The host's disk size and free space (statfs of a folder bound from it), half its memory (of a tmpfs).
+STATFS = PROBE + """for name, path in (('/', '/'), ('/sandbox', '/sandbox'), ('/dev/null', '/dev/null'),
+                   ('stdlib', os.path.dirname(os.__file__))):
+    attempt('statvfs ' + name, lambda: os.statvfs(path))
+"""
+# The run's OOM score is 1000 (a run goes first if the host runs short); it must not lower it.
+OOM_SCORE = PROBE + """for value in ('-1000', '0', '999'):
+    def lower():
+        with open('/proc/self/oom_score_adj', 'w') as handle:
+            handle.write(value)
+    attempt('lower to ' + value, lower)
+print('score', open('/proc/self/oom_score_adj').read().strip())
+"""
+# Facts about the host the masks and namespaces hide: uptime (clocks count from boot), boot id, RAM
+# (/proc/sys values derived from it), disks, the dates of the host's device nodes.
+HOST_FACTS = """import os, time
+print('uptime', int(time.clock_gettime(time.CLOCK_BOOTTIME)), int(time.monotonic()))
+print('started', int(open('/proc/self/stat').read().rsplit(')', 1)[1].split()[19]) // os.sysconf('SC_CLK_TCK'))
+for path in ('/proc/sys/kernel/random/boot_id', '/proc/sys/kernel/threads-max', '/proc/sys/fs/file-max',
+             '/proc/sys/fs/file-nr', '/proc/sys/vm/min_free_kbytes', '/proc/partitions', '/proc/buddyinfo',
+             '/proc/cgroups', '/proc/softirqs'):
+    try:
+        print('read', path, len(open(path).read()))
+    except OSError as exc:
+        print('hidden', path, type(exc).__name__)
+print('device dates', sorted({int(os.stat('/dev/' + name).st_mtime) for name in ('null', 'zero', 'urandom')}))
+"""
+# A program burns CPU (over half its limit, below it) and then sends itself the CPU limit's signal.
+RAISED_SIGXCPU = """import os, signal, time
+while time.process_time() < 0.6:
+    pass
+os.kill(os.getpid(), signal.SIGXCPU)"""
+# Each C0 control is stored as a mark of three bytes: 60,000 bytes written become 180,000 stored.
+MARKS_FLOOD = "import sys\nsys.stdout.write('\\x01' * 60000)"
+INVISIBLE_TEXT = ("print('tag \\U000E0041\\U000E007F filler \\u3164\\u115f\\u1160\\uffa0 selector \\ufe0f\\U000E0100 "
+                  "bidi \\u202e\\u2067\\u061c soft \\u00ad arabic \\u0600')")
+INVISIBLE = frozenset("\U000E0041\U000E007F\u3164\u115f\u1160\uffa0\ufe0f\U000E0100\u202e\u2067\u061c\u00ad\u0600")
+
+
+def _answers(result: RunResult) -> dict[str, str]:
+    """What a PROBE program printed: "<what>" -> "allowed" or "refused"."""
+    answers = {}
+    for line in result.stdout.splitlines():
+        if line.endswith(" allowed"):
+            answers[line.removesuffix(" allowed")] = "allowed"
+        elif " refused" in line:
+            answers[line.rsplit(" refused", 1)[0]] = "refused"
+    return answers
+
+
+def _probed(refused: tuple[str, ...], allowed: tuple[str, ...] = ()) -> Callable[[RunResult], bool]:
+    def check(result: RunResult) -> bool:
+        answers = _answers(result)
+        return (result.status == "ok" and all(answers.get(what) == "refused" for what in refused)
+                and all(answers.get(what) == "allowed" for what in allowed))
+    return check
+
+
+def _page_cache_contained(result: RunResult) -> bool:
+    wide = "dontneed_high" in result.stdout
+    return _probed(("dontneed", "nowait", *(("dontneed_high",) if wide else ())), ("willneed", "plain"))(result)
+
+
+def _group_path_says_nothing(result: RunResult) -> bool:
+    """Every cgroup path the run reads ends in "/" or a random run name: no worker pid, no run count."""
+    paths = [line.split(":", 2)[2] for line in result.stdout.splitlines() if line.count(":") >= 2]
+    names = [path.rsplit("/", 1)[1] for path in paths]
+    return result.status == "ok" and bool(paths) and all(name == "" or cgroups.is_run_name(name) for name in names)
+
+
+def _host_facts_hidden(result: RunResult) -> bool:
+    lines = result.stdout.splitlines()
+    uptime = [int(n) for line in lines if line.startswith("uptime ") for n in line.split()[1:]]
+    started = [int(line.split()[1]) for line in lines if line.startswith("started ")]
+    dates = next((line for line in lines if line.startswith("device dates")), "")
+    # The run's clocks count from its own start, not the host's boot; its device nodes carry no date.
+    return (result.status == "ok" and bool(uptime) and max(uptime + started) < 60
+            and not any(line.startswith("read ") for line in lines) and dates == "device dates [0]")
 
 
 CATALOGUE: tuple[Hostile, ...] = (
@@ -204,6 +319,21 @@ CATALOGUE: tuple[Hostile, ...] = (
     Hostile("planted_symlink", "import os\nos.symlink('/etc/shadow', 'shadow')\nos.symlink('/proc/1/root/etc/passwd', 'pw')\nfor name in ('shadow', 'pw'):\n    try:\n        print(open(name).read()[:20])\n    except OSError as exc:\n        print(type(exc).__name__)",
             lambda r: r.status == "ok" and _leaks_nothing(r) and "root:" not in r.stdout),
     Hostile("read_stdin", "import sys\nprint(repr(sys.stdin.read()))", _stdout_is("''")),
+    Hostile("page_cache_probe", PAGE_CACHE, _page_cache_contained),
+    Hostile("ioctl_requests", IOCTLS, _probed(
+        ("FS_IOC_GETFSUUID", "FS_IOC_GETFSLABEL", "FS_IOC_GETFLAGS", "FS_IOC_FIEMAP", "FIBMAP", "FIGETBSZ",
+         "FS_IOC_FSGETXATTR", "TIOCSTI"), ("isatty", "set_blocking", "set_inheritable"))),
+    Hostile("host_disk_size", STATFS, _probed(("statvfs /", "statvfs /sandbox", "statvfs /dev/null",
+                                               "statvfs stdlib"))),
+    Hostile("oom_score_lowered", OOM_SCORE, lambda r: _probed(("lower to -1000", "lower to 0", "lower to 999"))(r)
+            and "score 1000" in r.stdout),
+    Hostile("host_facts", HOST_FACTS, _host_facts_hidden, needs_root=True),
+    Hostile("raised_sigxcpu", RAISED_SIGXCPU, lambda r: r.status == "killed" and r.signal == 24),
+    Hostile("output_marks_flood", MARKS_FLOOD, lambda r: r.truncated
+            and len(r.stdout.encode()) + len(r.stderr.encode()) <= SELFTEST_LIMITS.output_bytes),
+    Hostile("invisible_unicode", INVISIBLE_TEXT, lambda r: r.status == "ok" and not INVISIBLE & set(r.stdout)
+            and all(mark in r.stdout for mark in ("<U+E0041>", "<U+3164>", "<U+FE0F>", "<U+202E>", "<U+00AD>"))),
+    Hostile("cgroup_path", "print(open('/proc/self/cgroup').read())", _group_path_says_nothing),
     Hostile("fixture_is_read_only", "print(open('data.txt').read().strip())\nopen('data.txt', 'w').write('changed')",
             lambda r: r.stdout.strip() == "가상 자료" and r.status == "error", files=(("data.txt", "가상 자료\n".encode()),)),
 )
@@ -243,6 +373,9 @@ def check_one(hostile: Hostile, *, limits: Limits, config: SandboxConfig) -> Ver
     if not contained and hostile.needs_cgroup and not _accounted(result):
         return Verdict(hostile.name, False, result.status, "cgroup 없음: 프로세스마다만 제한됨(알려진 위험)",
                        accepted_risk=True)
+    if not contained and hostile.needs_root and os.geteuid() != 0:
+        return Verdict(hostile.name, False, result.status,
+                       "root가 아님: 시간 네임스페이스와 전용 장치 노드 없음(알려진 위험)", accepted_risk=True)
     return Verdict(hostile.name, contained, result.status, "" if contained else (result.stdout + result.stderr)[-300:])
 
 
@@ -276,6 +409,46 @@ def check_planted_links(config: SandboxConfig) -> Verdict:
         return Verdict("planted_state_links", contained, "refused" if refused else "ok", note)
 
 
+DYING_RUNS = 4
+
+
+def check_dying_groups(config: SandboxConfig) -> Verdict | None:
+    """Runs that bring file pages into the cache must not leave dying memory groups behind.
+
+    A page charged to a removed group keeps that group "dying" until the page
+    is reclaimed, and the kernel makes no new group past 65,535 of them. A
+    rarely read file of the standard library is evicted from the host's
+    cache (it is only read again), each run reads it, so its pages are
+    charged to the run's group; the runner must free them before it removes
+    the group, and the dying count (v2: of the runs' folder; v1: the host's)
+    must not grow with the runs. ``None`` without cgroups.
+    """
+    backend, _ = enforcement(config)
+    if backend is None:
+        return None
+    stdlib = Path(interpreter(config.python).stdlib)
+    target = next((p for p in (stdlib / "pydoc_data" / "topics.py", stdlib / "typing.py") if p.is_file()))
+    before = backend.dying_groups()
+    left: list[int | None] = []
+    for _ in range(DYING_RUNS):
+        _evict(target)
+        result = run_python(f"print(len(open({str(target)!r}, 'rb').read()))", limits=SELFTEST_LIMITS, config=config)
+        left.append(result.page_cache_left_bytes if result.status == "ok" else None)
+    after = backend.dying_groups()
+    grown = after - before if after is not None and before is not None else 0
+    contained = all(bytes_left == 0 for bytes_left in left) and grown < DYING_RUNS
+    note = "" if contained else f"그룹을 지울 때 남은 페이지 캐시 {left}바이트, 죽어 가는 memory cgroup {grown}개 늘어남"
+    return Verdict("dying_cgroups", contained, "ok" if contained else "error", note)
+
+
+def _evict(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+
+
 def run_selftest(config: SandboxConfig, *, limits: Limits = SELFTEST_LIMITS) -> list[Verdict]:
     """Run the catalogue (in parallel, one slot each), the host-side link check, and then check that
     no run left a process behind."""
@@ -285,6 +458,12 @@ def run_selftest(config: SandboxConfig, *, limits: Limits = SELFTEST_LIMITS) -> 
         verdicts.append(check_planted_links(config))
     except Exception as exc:  # noqa: BLE001 - a runner fault is a failed check, never a crashed worker
         verdicts.append(Verdict("planted_state_links", False, "error", f"{type(exc).__name__}: {exc}"))
+    try:
+        dying = check_dying_groups(config)
+        if dying is not None:
+            verdicts.append(dying)
+    except Exception as exc:  # noqa: BLE001 - a runner fault is a failed check, never a crashed worker
+        verdicts.append(Verdict("dying_cgroups", False, "error", f"{type(exc).__name__}: {exc}"))
     if os.geteuid() == 0:
         leftover = leftover_processes(config)
         verdicts.append(Verdict("no_process_left", not leftover, "ok" if not leftover else "error",

@@ -123,6 +123,25 @@ def open_lock(config: SandboxConfig, slot: int) -> int:
     return fd
 
 
+def note(config: SandboxConfig, slot: int, text: str) -> None:
+    """Keep ``text`` (the name of the slot's current run group) in the slot's lock file; hold its lock."""
+    fd = open_lock(config, slot)
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, text.encode(), 0)
+    finally:
+        os.close(fd)  # a flock belongs to the lock's own descriptor, so closing this one keeps it
+
+
+def noted(config: SandboxConfig, slot: int) -> str:
+    """What ``note`` last kept for ``slot`` ("" if nothing)."""
+    fd = open_lock(config, slot)
+    try:
+        return os.pread(fd, 256, 0).decode(errors="replace")
+    finally:
+        os.close(fd)
+
+
 _verified_uids: set[int] = set()
 
 

@@ -107,3 +107,17 @@ def test_results_and_refusals_have_a_place_beside_the_run_button(learner_client:
     button = page.index('id="run-button"')
     assert button < page.index('id="lab-problem"') < page.index('id="run-area"') < page.index('id="history-title"')
     assert 'data-local-problem="lab-problem"' in page
+
+
+def test_code_and_prediction_show_bidi_and_invisible_characters_as_marks(learner_client: Client, learner: User,
+                                                                          replay_lab: Lab) -> None:
+    """Trojan Source: code and a prediction holding bidi overrides, tag characters or Hangul fillers reach
+    the run page with each shown as a visible mark, never as the raw character that reorders or hides text."""
+    run = finished(replay_lab, learner, prediction="맞음\U000E0041\u3164", key="bidi")
+    run.code = "access = 'user\u202e \u2066# admin\u2069 \u2066'\nprint(access)\ufe0f"
+    run.save(update_fields=["code"])
+    page = run_page(learner_client, run)
+    for raw in ("\u202e", "\u2066", "\u2069", "\U000E0041", "\u3164", "\ufe0f"):
+        assert raw not in page
+    for mark in ("U+202E", "U+2066", "U+2069", "U+E0041", "U+3164", "U+FE0F"):
+        assert f"&lt;{mark}&gt;" in page

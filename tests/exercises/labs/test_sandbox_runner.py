@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
+import selectors
 import subprocess
 import time
 from pathlib import Path
@@ -14,11 +14,11 @@ from django.contrib.auth.models import User
 
 from exercises.labs import conf, services
 from exercises.labs.models import Lab, LabRun
-from exercises.labs.sandbox import Limits, cgroups, run_python, seccomp
+from exercises.labs.sandbox import Limits, cgroups, run_python, runner, seccomp, slots
 from exercises.labs.sandbox.limits import MIB
 from exercises.labs.sandbox.output import visible
-from exercises.labs.sandbox.runner import IPC_LIMITS, enforcement
-from exercises.labs.sandbox.selftest import FORK_ALLOCATE, FORK_BURN, MEMFD, SHM
+from exercises.labs.sandbox.runner import IPC_LIMITS, enforcement, interpreter
+from exercises.labs.sandbox.selftest import FORK_ALLOCATE, FORK_BURN, MEMFD, SHM, check_dying_groups
 
 root_only = pytest.mark.skipif(os.geteuid() != 0, reason="slot users, cgroups and IPC limits need root")
 SMALL = Limits(cpu_seconds=1, wall_seconds=3.0, memory_bytes=64 * MIB)
@@ -125,23 +125,89 @@ def test_trivial_run_records_cgroup_usage_and_leaves_no_group() -> None:
     result = run("print('hi')")
     assert result.status == "ok" and result.cpu_ms > 0 and result.peak_memory_bytes > 0
     for folder in backend.folders.values():
-        assert not list(folder.glob(f"{cgroups.PREFIX}*-{os.getpid()}-*")), "the run's group is removed"
+        assert not list(folder.glob(f"{cgroups.PREFIX}*")), "the run's group is removed"
+
+
+def test_a_runs_cgroup_path_names_neither_the_worker_nor_a_count_of_runs() -> None:
+    """The program reads its group's path; the name is random, not the worker's pid and run counter."""
+    needs_cgroups()
+    names = []
+    for _ in range(2):
+        result = run("print(open('/proc/self/cgroup').read())")
+        paths = [line.split(":", 2)[2] for line in result.stdout.splitlines() if line.count(":") >= 2]
+        names.append({path.rsplit("/", 1)[1] for path in paths} - {""})
+    for found in names:
+        assert len(found) == 1 and cgroups.is_run_name(next(iter(found))), found
+        assert str(os.getpid()) not in next(iter(found))
+    assert names[0] != names[1]
 
 
 @root_only
 def test_a_group_left_by_a_crashed_worker_is_emptied_when_its_slot_is_taken(tmp_path: Path) -> None:
+    """The slot's lock file holds the name of its last group; the next worker to take the slot removes it."""
     backend = needs_cgroups()
-    state = tmp_path / "state"
-    scope = hashlib.sha256(str(state).encode()).hexdigest()[:8]
-    stale = cgroups.RunGroup(backend, {key: folder / f"{cgroups.PREFIX}0-{scope}-1-0"
-                                        for key, folder in backend.folders.items()})
+    config = dataclasses.replace(conf.sandbox_config(), state_dir=tmp_path / "state", slots=1)
+    name = cgroups.new_name()
+    slots.note(config, 0, name)
+    stale = backend.group(name)
     stale.create(SMALL, processes=4)
     sleeper = subprocess.Popen(["sleep", "30"])
     stale.attach(sleeper.pid)
-    result = run("print('next')", state_dir=state, slots=1)
+    result = run("print('next')", state_dir=config.state_dir, slots=1)
     assert result.status == "ok"
     assert sleeper.wait(timeout=5) == -9
     assert not any(p.exists() for p in stale.paths.values())
+
+
+def test_the_page_cache_a_run_brought_in_is_freed_before_its_group_is_removed() -> None:
+    """Pages left charged would keep the removed group dying; the runner frees them first, and the
+    self-test's dying-group check passes."""
+    needs_cgroups()
+    config = conf.sandbox_config()
+    target = Path(interpreter(config.python).stdlib) / "pydoc_data" / "topics.py"
+    if not target.is_file():
+        pytest.skip("this interpreter has no pydoc_data/topics.py to read")
+    fd = os.open(target, os.O_RDONLY)
+    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    os.close(fd)
+    result = run(f"print(len(open({str(target)!r}, 'rb').read()))")
+    assert result.status == "ok" and int(result.stdout) == target.stat().st_size
+    assert result.page_cache_left_bytes == 0
+    verdict = check_dying_groups(config)
+    assert verdict is not None and verdict.contained, verdict
+
+
+@root_only
+def test_an_oom_score_that_does_not_take_refuses_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runner reads the score back: a write the kernel refused is not ignored."""
+    monkeypatch.setattr(runner, "OOM_SCORE_ADJ", b"1001")  # out of range: the kernel refuses it
+    result = run("print('ran')")
+    assert result.status == "refused" and "oom_score_adj" in result.stderr and "ran" not in result.stdout
+
+
+def test_byte_at_a_time_output_wakes_the_runner_a_bounded_number_of_times(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A program writing one byte at a time cannot make the worker read (and spend CPU) once per byte."""
+    calls = []
+
+    class CountingSelector(selectors.DefaultSelector):
+        def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
+            calls.append(timeout)
+            return super().select(timeout)
+
+    monkeypatch.setattr(runner.selectors, "DefaultSelector", CountingSelector)
+    code = ("import os, time\nfor i in range(20000):\n    os.write(1, b'x')\n    t = time.perf_counter()\n"
+            "    while time.perf_counter() - t < 5e-5:\n        pass")
+    result = run(code, limits=Limits(cpu_seconds=10, wall_seconds=20.0, memory_bytes=64 * MIB))
+    assert result.status == "ok" and result.stdout == "x" * 20000
+    bound = runner.PACE_AFTER_ROUNDS + result.wall_ms / 1000 / runner.PACE_SECONDS + 10
+    assert len(calls) <= bound, (len(calls), bound)
+
+
+def test_the_output_cap_counts_the_stored_text() -> None:
+    """Each C0 control is stored as a three-byte mark: the cap holds for what is stored, and says it cut."""
+    result = run("import sys\nsys.stdout.write('\\x01' * 30000)", limits=dataclasses.replace(SMALL, output_bytes=32 * 1024))
+    assert result.status == "ok" and result.truncated
+    assert len(result.stdout.encode()) <= 32 * 1024 and set(result.stdout) == {"\u2401"}
 
 
 # seccomp as an allow-list.
@@ -186,6 +252,20 @@ def test_visible_marks_for_controls_bidi_and_zero_width() -> None:
     assert visible("a\x1b[31mb\x07\u202ec\u2066d\u200be\x9bf\tg\n\r") == (
         "a\u241b[31mb\u2407<U+202E>c<U+2066>d<U+200B>e<U+009B>f\tg\n\r")
     assert visible("한국어 그대로") == "한국어 그대로"
+
+
+def test_visible_marks_every_format_character_hangul_filler_and_variation_selector() -> None:
+    """Tag characters, Hangul fillers, variation selectors and every other Cf character become marks."""
+    import unicodedata
+
+    hidden = ("\U000E0001\U000E0041\U000E007F", "\u115f\u1160\u3164\uffa0", "\ufe00\ufe0f\U000E0100\U000E01EF",
+              "\u0600\u06dd\u2061\U0001D173\U000110BD")
+    for text in hidden:
+        shown = visible(text)
+        assert shown == "".join(f"<U+{ord(c):04X}>" for c in text), shown
+    every_format = [chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"]
+    assert not set(visible("".join(every_format))) & set(every_format)
+    assert visible("가각 e\u0301 👍🏽") == "가각 e\u0301 👍🏽", "letters, combining marks and emoji modifiers stay"
 
 
 @pytest.mark.django_db(transaction=True)
