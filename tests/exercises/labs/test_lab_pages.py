@@ -120,4 +120,4 @@ def test_code_and_prediction_show_bidi_and_invisible_characters_as_marks(learner
     for raw in ("\u202e", "\u2066", "\u2069", "\U000E0041", "\u3164", "\ufe0f"):
         assert raw not in page
     for mark in ("U+202E", "U+2066", "U+2069", "U+E0041", "U+3164", "U+FE0F"):
-        assert f"&lt;{mark}&gt;" in page
+        assert f"⟨{mark}⟩" in page  # the shared mark of tutor.text
