@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .engine import says_silent, unrelated_lines, value_conflicts, verbatim_line
+from .groups import Pins, effective_key, people_notes
 from .models import Attempt, Judgement, Relation
 
 FORMAT = 2
@@ -52,12 +53,15 @@ def relation_label(relation: str) -> str:
 def answer_key(attempt: Attempt) -> dict[str, dict[str, Any]]:
     """The question keys for the attempt's variant: base questions with the variant's overrides applied."""
     overrides: dict[str, dict[str, Any]] = {}
+    pin: int | None = None
     if attempt.variant_key:
         variant = attempt.exercise.variants.filter(key=attempt.variant_key).first()
         overrides = variant.overrides if variant else {}
+        pin = variant.fixture_version if variant else None
     return {
         q.key: {"key": q.key, "text": q.text, "judgement": q.judgement, "evidence": q.evidence,
                 "required": q.required, "explanation": q.explanation, "facts": q.facts,
+                "fixture_version": pin if attempt.variant_key else q.fixture_version,
                 **overrides.get(q.key, {})}
         for q in attempt.exercise.questions.all()
     }
@@ -166,10 +170,16 @@ def claim_feedback(*, text: str, judgement: str, cited: list[int], question: dic
 def evaluate(attempt: Attempt) -> dict[str, Any]:
     questions = answer_key(attempt)
     lines = attempt.fixture_version.text.splitlines()
+    pins = Pins(attempt.fixture_version)
+    stale_questions = {k for k, q in questions.items() if pins.stale(q)}
     claims = []
-    for claim in attempt.claims.all():
+    for claim in attempt.claims.select_related("group"):
+        key, stale_key = effective_key(claim.key, claim.group, pins)
         item = claim_feedback(text=claim.text, judgement=claim.judgement, cited=list(claim.cited_lines),
-                              question=questions.get(claim.question_key), key=claim.key, lines=lines)
+                              question=None if claim.question_key in stale_questions else questions.get(claim.question_key),
+                              key=key, lines=lines)
+        people_notes(item, stale=stale_key or claim.question_key in stale_questions,
+                     awaiting=claim.group_id is not None, key=key)
         claims.append({"order": claim.order, **item})
     backed = [c for c in claims if c["verdict"] in (RIGHT, REVIEW)]
     caught = [c["order"] for c in backed if c["verdict"] == RIGHT and c["judgement"] in (Judgement.NO_DATA, Judgement.PENDING)]
@@ -191,5 +201,7 @@ def evaluate(attempt: Attempt) -> dict[str, Any]:
             "unaddressed_questions": [k for k in questions if k not in covered],
         },
         "questions": {k: {"text": v["text"], "expected_label": label(v["judgement"]),
-                          "explanation": v["explanation"], "evidence": v["evidence"]} for k, v in questions.items()},
+                          "explanation": v["explanation"], "evidence": v["evidence"]} if k not in stale_questions
+                      else {"text": v["text"], "expected_label": "", "explanation": "", "evidence": [], "stale": True}
+                      for k, v in questions.items()},
     }

@@ -119,6 +119,9 @@ class ClaimFeedbackOut(Schema):
     expected: str = ""
     compare: list[tuple[int, str]] = Field(default_factory=list, description="견주어 볼 원문 줄 (번호, 글)")
     explanation: str = ""
+    basis: str = Field("", description="판정이 없을 때 그 까닭(확인 안 됨 — 자료가 바뀌어…, 강사 확인 대기) 또는 강사 판정")
+    key_version: int | None = Field(None, description="강사 판정이 뒷받침했을 때 그 판정의 판")
+    changed: str = Field("", description="강사 판정이 고쳐졌을 때 그 알림")
 
 
 class FeedbackOut(Schema):
