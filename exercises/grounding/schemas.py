@@ -128,3 +128,38 @@ class FeedbackOut(Schema):
     attempt: int
     claims: list[ClaimFeedbackOut]
     summary: dict
+
+
+class GroupJudgementIn(Schema):
+    relation: Literal["restates", "silent", "contradicts", "conditional", "partial", "not_claim"] = Field(
+        ..., description="원문과 같음 restates · 원문에 없음 silent · 원문과 어긋남 contradicts · 조건부·미정 conditional · "
+                         "일부만 원문에 있음 partial · 주장이 아님 not_claim")
+    lines: list[int] = Field(default_factory=list, max_length=50, description="판정이 기대는 원문 줄 번호")
+    explanation: StrictStr = Field(..., max_length=500, description="학습자에게 보이는 한 문장의 설명")
+
+
+class GroupJudgementOut(Schema):
+    version: int
+    relation: str
+    judgement: str
+    lines: list[int]
+    explanation: str
+    judged_at: str
+
+
+class GroupOut(Schema):
+    id: int
+    fixture_version: int
+    variant: str
+    text: str = Field(..., description="묶음의 주장들이 공유하는 정규화한 글")
+    values: list[str]
+    claims: int = Field(..., description="모든 기수의 학습자를 통틀어 이 묶음에 든 주장 수")
+    learners: int
+    examples: list[str] = Field(..., description="내가 가르치는 학습자의 주장 원문 (최대 3개)")
+    marks: dict[str, int] = Field(..., description="학습자들이 고른 판단별 수")
+    judgement: GroupJudgementOut | None
+
+
+class GroupsOut(Schema):
+    exercise: str
+    groups: list[GroupOut]

@@ -353,9 +353,9 @@ def submit_attempt(*, attempt: Attempt) -> Attempt:
 
 
 def _gather_into_groups(attempt: Attempt, evaluated: dict) -> bool:
-    """Put each marked claim no check could judge into its answer group; say whether one is already judged."""
+    """Put each marked claim no check could judge into its answer group; say whether any was grouped."""
     unjudged = {c["order"] for c in evaluated["claims"] if c["verdict"] == feedback.UNCHECKED}
-    judged = False
+    grouped = False
     for claim in attempt.claims.all():
         if claim.order not in unjudged or claim.judgement in ("", Judgement.NOT_A_CLAIM):
             continue
@@ -366,8 +366,8 @@ def _gather_into_groups(attempt: Attempt, evaluated: dict) -> bool:
         if claim.group_id != group.pk:
             claim.group = group
             claim.save(update_fields=["group"])
-        judged = judged or group.judgements.exists()
-    return judged
+        grouped = True
+    return grouped
 
 
 def judge_group(*, actor: User, group: ClaimGroup, relation: str, lines: str | list[int],

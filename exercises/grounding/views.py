@@ -5,17 +5,19 @@ from __future__ import annotations
 import re
 import uuid
 
+from django import forms
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from tutor.errors import NotFound
+from tutor.errors import NotFound, TutorError
 from tutor.http import SignedInRequest
 
 from . import selectors, services
 from .engine import suggest
-from .models import Attempt, Exercise, Judgement, Variant
+from .models import Attempt, Exercise, Judgement, Relation, Variant
 
 _FIELD = re.compile(r"^(judgement|question|lines)-([0-9]{1,19})$")
 
@@ -148,3 +150,44 @@ def learner_attempts(request: SignedInRequest, slug: str, username: str) -> Http
     learner, attempts = selectors.learner_attempts_for(request.user, exercise, username)
     return render(request, "grounding/learner_attempts.html",
                   {"exercise": exercise, "learner": learner, "attempts": attempts})
+
+
+class GroupJudgementForm(forms.Form):
+    relation = forms.ChoiceField(label=_("이 주장과 원문의 관계"), choices=Relation.choices, widget=forms.RadioSelect)
+    lines = forms.CharField(label=_("기대는 줄 번호"), required=False, max_length=200)
+    explanation = forms.CharField(label=_("한 문장 설명 (학습자에게 보임)"), max_length=500)
+
+
+@require_safe
+def groups_index(request: SignedInRequest) -> HttpResponse:
+    """The instructor's list of exercises whose answer groups they may judge."""
+    return render(request, "grounding/groups_index.html", {"exercises": selectors.exercises_with_groups(request.user)})
+
+
+def _groups_page(request: SignedInRequest, slug: str, *, failed: int | None = None,
+                 form: GroupJudgementForm | None = None, status: int = 200) -> HttpResponse:
+    exercise, rows = selectors.answer_groups(request.user, slug)
+    return render(request, "grounding/groups.html", {
+        "exercise": exercise, "rows": rows, "relations": Relation.choices, "failed": failed, "form": form,
+    }, status=status)
+
+
+@require_safe
+def answer_groups(request: SignedInRequest, slug: str) -> HttpResponse:
+    return _groups_page(request, slug)
+
+
+@require_POST
+def judge_group(request: SignedInRequest, slug: str, group_id: int) -> HttpResponse:
+    """Judge one group; a refused judgement comes back beside its form with what was typed kept."""
+    group = selectors.access_group(request.user, slug, group_id)
+    form = GroupJudgementForm(request.POST)
+    if not form.is_valid():
+        return _groups_page(request, slug, failed=group.pk, form=form, status=400)
+    try:
+        services.judge_group(actor=request.user, group=group, relation=form.cleaned_data["relation"],
+                             lines=form.cleaned_data["lines"], explanation=form.cleaned_data["explanation"])
+    except TutorError as refused:
+        form.add_error(None, refused.detail)
+        return _groups_page(request, slug, failed=group.pk, form=form, status=refused.status)
+    return redirect(reverse("grounding:groups", args=[slug]) + f"#group-{group.pk}")
