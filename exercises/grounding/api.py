@@ -29,7 +29,7 @@ _PROBLEM: dict[str, dict[str, object]] = {"application/problem+json": {}}
 
 
 @router.post("/suggest", response=SuggestOut, summary="근거 후보: 주장마다 가장 그럴듯한 원문 줄과 힌트 판단",
-             description=("힌트는 판정이 아닙니다. 확신이 없으면 모름입니다. 한도(원문 글자·줄 수, 주장 수·길이)를 넘으면 422, "
+             description=("힌트는 판정이 아닙니다. 확신이 없으면 모름이며, 자료없음 대신 원문에서 찾지 못한 말·값(not_found)을 줍니다. 한도(원문 글자·줄 수, 주장 수·길이)를 넘으면 422, "
                           "사용자마다 1분에 정해진 횟수를 넘으면 429와 Retry-After를 돌려줍니다."),
              openapi_extra={"responses": {"422": {"description": "한도를 넘거나 형식이 틀림", "content": _PROBLEM},
                                           "429": {"description": "요청이 너무 잦음 (Retry-After 초 뒤 다시)",
@@ -38,7 +38,8 @@ def suggest_lines(request: ApiRequest, payload: SuggestIn) -> dict:
     services.count_suggest_request(user=request.auth)
     results = suggest(payload.source, payload.claims)
     return {"results": [
-        {"claim": r.claim, "lines": [{"line": s.line, "score": s.score} for s in r.lines], "hint": r.hint}
+        {"claim": r.claim, "lines": [{"line": s.line, "score": s.score} for s in r.lines], "hint": r.shown,
+         "cue": r.cue, "not_found": list(r.not_found)}
         for r in results
     ]}
 

@@ -141,26 +141,21 @@ def effective_key(claim_key: dict[str, Any] | None, group: ClaimGroup | None, pi
 
 
 def people_notes(item: dict[str, Any], *, stale: bool, awaiting: bool, key: dict[str, Any] | None) -> None:
-    """What the people side adds to one claim's feedback item: the basis of a claim no check could judge
-    (a key set aside because the source changed, or a group an instructor has yet to judge), and for an
-    instructor's judgement its version and what it replaced."""
+    """What the people side adds to one claim's feedback item after the checks ran: for an instructor's
+    judgement, what it replaced; for a claim held by a changed key, no explanation from that key; for a
+    claim in a group nobody has judged yet, the basis 강사 확인 대기."""
     if key is not None and key.get("source") == "group":
-        item["key_version"] = key["key_version"]
-        item["basis"] = GROUP_BASIS
-        for check in item.get("checks", []):
-            if check.get("name") == "claim_key":
-                check["name"], check["label"] = "group_judgement", GROUP_BASIS
         previous = key.get("previous")
         if previous:
-            item["changed"] = (f"강사 판정이 바뀌었습니다 (판 {previous['key_version']} → 판 {key['key_version']}).")
+            item["changed"] = f"강사 판정이 바뀌었습니다 (판 {previous['key_version']} → 판 {key['key_version']})."
         return
     if item.get("verdict") != "unchecked":
         return
     if stale:
-        item["basis"] = STALE_BASIS
         item["stale"] = True
         item["explanation"] = ""
         item.pop("facts", None)
-    elif awaiting:
-        item["basis"] = AWAITING_BASIS
+        item["basis"] = item.get("basis") or STALE_BASIS
+    elif awaiting and not item.get("basis"):
         item["awaiting"] = True
+        item["basis"] = AWAITING_BASIS

@@ -54,7 +54,11 @@ class LineScoreOut(Schema):
 class SuggestionOut(Schema):
     claim: str
     lines: list[LineScoreOut]
-    hint: str = Field(..., description="근거 · 자료없음 · 보류 · 모름. 힌트일 뿐 판정이 아닙니다.")
+    hint: str = Field(..., description=(
+        "근거 · 보류 · 주장 아님 · 모름. 처음 보는 글에서 열에 아홉 이상 맞는 종류만 보입니다 (자료없음은 보이지 않고, "
+        "대신 not_found). 힌트일 뿐 판정이 아닙니다."))
+    cue: str = Field("", description="보류 힌트일 때 그 힌트를 낳은 원문의 말 (예: 승인되면, 예정)")
+    not_found: list[str] = Field(default_factory=list, description="원문 어느 줄에서도 찾지 못한 주장의 말·값")
 
 
 class SuggestOut(Schema):
@@ -103,7 +107,7 @@ class MarksIn(Schema):
 
 
 class CheckOut(Schema):
-    name: str = Field(..., description="claim_key · values · question_silent · citation")
+    name: str = Field(..., description="확인의 이름 (feedback.CHECKS): claim_key · values · computed · citation …")
     label: str
     verdict: Literal["right", "review"]
     reason: str
@@ -115,13 +119,15 @@ class ClaimFeedbackOut(Schema):
     judgement: str
     verdict: str = Field(..., description="right(맞음) · review(다시 보기) · unchecked(확인 안 됨) · set_aside(주장 아님) · unmarked")
     checks: list[CheckOut] = Field(..., description="판정을 뒷받침한 확인들. 없으면 확인 안 됨")
+    check: str = Field("", description="판정을 정한 확인의 이름 (없으면 빈 값: 확인 안 됨)")
+    basis: str = Field("", description="보이는 판정의 근거 문장. 판정이 없으면 그 까닭: "
+                                       "'확인 안 됨 — 자료가 바뀌어 답안 키를 다시 확인하는 중', '강사 확인 대기'")
+    key_version: int | None = Field(None, description="답안 키(강사 판정 포함)가 판정을 뒷받침했을 때 그 키의 판")
     relation: str = ""
     expected: str = ""
     compare: list[tuple[int, str]] = Field(default_factory=list, description="견주어 볼 원문 줄 (번호, 글)")
     explanation: str = ""
-    basis: str = Field("", description="판정이 없을 때 그 까닭(확인 안 됨 — 자료가 바뀌어…, 강사 확인 대기) 또는 강사 판정")
-    key_version: int | None = Field(None, description="강사 판정이 뒷받침했을 때 그 판정의 판")
-    changed: str = Field("", description="강사 판정이 고쳐졌을 때 그 알림")
+    changed: str = Field("", description="강사 판정이 고쳐졌을 때 그 알림 (판 n → 판 m)")
 
 
 class FeedbackOut(Schema):

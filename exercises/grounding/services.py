@@ -22,7 +22,8 @@ from tutor.numbers import int_or_none
 
 from . import feedback
 from .content import claim_text_key, read_exercise
-from .engine import absent_words_shared, split_claims, suggest
+from .engine import absent_words_shared, claim_text, split_claims, suggest
+from .engine.particles import attach
 from .groups import claim_values, normalise_claim, signature
 from .models import (
     Attempt,
@@ -217,7 +218,8 @@ def parse_lines(raw: str | list[int], *, line_count: int) -> list[int]:
     for token in tokens:
         number = int_or_none(token)
         if number is None:
-            raise TutorError(_("인용한 줄은 숫자(0–9)로 적어 주세요 (예: 2, 5). '%(t)s'는 읽을 수 없습니다.") % {"t": token[:20]})
+            raise TutorError(_("인용한 줄은 숫자(0–9)로 적어 주세요 (예: 2, 5). %(t)s 읽을 수 없습니다.")
+                             % {"t": attach(f"'{token[:20]}'", "은/는")})
         if not 1 <= number <= line_count:
             raise TutorError(_("%(n)d번 줄은 없습니다. 원문은 1–%(max)d번 줄입니다.") % {"n": number, "max": line_count})
         numbers.add(number)
@@ -292,7 +294,7 @@ def merge_with_next(*, attempt: Attempt, claim_id: int) -> None:
         raise TutorError(_("마지막 주장은 뒤와 합칠 수 없습니다."))
     first, second = claims[index], claims[index + 1]
     first.end = second.end
-    first.text = attempt.answer_text[first.start:first.end]
+    first.text = claim_text(attempt.answer_text, first.start, first.end)
     first.cited_lines = sorted(set(first.cited_lines) | set(second.cited_lines))
     first.key = claim_key_for(attempt.exercise, attempt.variant_key, first.text)
     first.save()
@@ -308,21 +310,22 @@ def split_claim(*, attempt: Attempt, claim_id: int, before: str) -> None:
     if claim is None:
         raise NotFound(_("그런 주장은 없습니다."))
     needle = before.strip()
-    offset = claim.text.find(needle, 1) if needle else -1
+    raw = attempt.answer_text[claim.start:claim.end]  # offsets are into the pasted text, emphasis marks and all
+    offset = raw.find(needle, 1) if needle else -1
     if offset <= 0:
-        raise TutorError(_("'%(w)s'를 이 주장의 첫 글자 뒤에서 찾지 못했습니다. 두 번째 주장이 시작할 낱말을 그대로 적어 주세요.")
-                         % {"w": needle[:30]})
-    head = claim.text[:offset].rstrip(" ,;")
+        raise TutorError(_("%(w)s 이 주장의 첫 글자 뒤에서 찾지 못했습니다. 두 번째 주장이 시작할 낱말을 그대로 적어 주세요.")
+                         % {"w": attach(f"'{needle[:30]}'", "을/를")})
+    head = raw[:offset].rstrip(" ,;")
     if not head.strip():
         raise TutorError(_("나눈 앞부분이 비어 있습니다."))
     start_second = claim.start + offset
     ClaimMark.objects.filter(attempt=attempt, order__gt=claim.order).update(order=F("order") + 1)
-    second_text = attempt.answer_text[start_second:claim.end]
+    second_text = claim_text(attempt.answer_text, start_second, claim.end)
     ClaimMark.objects.create(attempt=attempt, order=claim.order + 1, start=start_second, end=claim.end,
                              text=second_text, question_key="",
                              key=claim_key_for(attempt.exercise, attempt.variant_key, second_text))
     claim.end = claim.start + len(head)
-    claim.text = attempt.answer_text[claim.start:claim.end]
+    claim.text = claim_text(attempt.answer_text, claim.start, claim.end)
     claim.key = claim_key_for(attempt.exercise, attempt.variant_key, claim.text)
     claim.save()
     _renumber(attempt)

@@ -23,13 +23,15 @@ from .checks import (
     value_conflicts,
     verbatim_line,
 )
-from .claims import claim_spans
-from .matcher import GROUNDED, HOLD, NO_SOURCE, UNSURE, index_for, suggest_one
+from .claims import claim_pieces, is_advice, not_a_claim, strip_markdown
+from .matcher import GROUNDED, HOLD, NO_SOURCE, UNSURE, index_for, not_found, suggest_one
 
-__all__ = ["HINTS", "Claim", "LineScore", "Suggestion", "ValueConflict", "absent_words_shared", "says_silent",
-           "split_claims", "suggest", "unrelated_lines", "value_conflicts", "verbatim_line", "work_units"]
+__all__ = ["HINTS", "NOT_A_CLAIM", "SHOWN_HINTS", "shown_hint", "Claim", "LineScore", "Suggestion", "ValueConflict", "absent_words_shared", "says_silent",
+           "claim_text", "split_claims", "suggest", "unrelated_lines", "value_conflicts", "verbatim_line", "work_units"]
 
-HINTS: tuple[str, ...] = (GROUNDED, NO_SOURCE, HOLD, UNSURE)  # ("근거", "자료없음", "보류", "모름")
+NOT_A_CLAIM = "주장 아님"
+HINTS: tuple[str, ...] = (GROUNDED, NO_SOURCE, HOLD, UNSURE)  # ("근거", "자료없음", "보류", "모름"): the engine's readings
+SHOWN_HINTS: tuple[str, ...] = (GROUNDED, HOLD, NOT_A_CLAIM, UNSURE)  # what a learner may be shown
 MAX_LINES = 5
 _TOKEN = re.compile(r"[가-힣]+|[A-Za-z]+|\d+")
 
@@ -44,16 +46,26 @@ class LineScore:
 
 @dataclass(frozen=True)
 class Suggestion:
-    """For one claim: candidate lines, best first (at most five, all scored above zero), and a hint."""
+    """For one claim: candidate lines, best first (at most five, all scored above zero), and hints.
+
+    ``hint`` is the engine's own reading (근거, 자료없음, 보류, 모름), for measuring. ``shown`` is
+    what a learner may see: only the kinds measured right at least 9 times in 10 on text the
+    engine was not tuned on (근거; 보류 with its ``cue``; 주장 아님 for greetings, sign-offs and
+    advice), else 모름. Never 자료없음: ``not_found`` lists the claim's words and values that no
+    source line has, for the learner to weigh.
+    """
 
     claim: str
     lines: list[LineScore]
     hint: str
+    shown: str = UNSURE
+    cue: str = ""
+    not_found: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Claim:
-    """One claim of an answer; ``text == original[start:end]``."""
+    """One claim of an answer: ``original[start:end]`` with Markdown emphasis removed (``**``, ``*``, `` ` ``)."""
 
     text: str
     start: int
@@ -76,10 +88,25 @@ def suggest(source: str | list[str], claims: list[str]) -> list[Suggestion]:
     out = []
     for claim in claims:
         text = "" if claim is None else str(claim)
-        hint, ranked = suggest_one(index, text) if text.strip() else (UNSURE, [])
+        hint, ranked, cue = suggest_one(index, text) if text.strip() else (UNSURE, [], "")
         lines = [LineScore(line=number, score=value) for number, value in ranked[:MAX_LINES] if value > 0]
-        out.append(Suggestion(claim=text, lines=lines, hint=hint))
+        missing = tuple(not_found(index, text)) if text.strip() else ()
+        out.append(Suggestion(claim=text, lines=lines, hint=hint, shown=shown_hint(text, hint, cue), cue=cue,
+                              not_found=missing))
     return out
+
+
+def shown_hint(claim: str, hint: str, cue: str) -> str:
+    """The hint a learner may see (see ``Suggestion``): precision first, 모름 when unsure."""
+    if not_a_claim(claim):
+        return NOT_A_CLAIM
+    if hint == GROUNDED:
+        return GROUNDED
+    if is_advice(claim):
+        return NOT_A_CLAIM
+    if hint == HOLD and cue:
+        return HOLD
+    return UNSURE
 
 
 def work_units(source: str | list[str], claims: list[str]) -> int:
@@ -94,7 +121,13 @@ def work_units(source: str | list[str], claims: list[str]) -> int:
 
 
 def split_claims(text: str) -> list[Claim]:
-    """Split an answer into claims: sentences, then clauses joined by 며/고/지만/는데 or ";"."""
+    """Split an answer into claims: sentences (a trailing "(2)" stays with its sentence), then clauses
+    joined by 며/고/지만/는데 or ";"; Markdown emphasis is removed from each claim's text."""
     if not text:
         return []
-    return [Claim(text=text[start:end], start=start, end=end) for start, end in claim_spans(text)]
+    return [Claim(text=cleaned, start=start, end=end) for start, end, cleaned in claim_pieces(text)]
+
+
+def claim_text(answer: str, start: int, end: int) -> str:
+    """The text of the claim at ``answer[start:end]`` as ``split_claims`` gives it (emphasis removed)."""
+    return strip_markdown(answer[start:end]).strip()

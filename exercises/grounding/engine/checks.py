@@ -21,9 +21,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .analysis import SILENCE_RE, analyse, analyse_claim
+from .analysis import SILENCE_RE, Segment, analyse, analyse_claim
 from .hangul import normalise, word_similarity
+from .matcher import MATCHED as MATCHED_WORD
 from .matcher import _check_value, index_for, score
+from .values import Value
 
 _CERTAIN_KINDS = ("time", "date", "money", "dur")
 _MULTIPLIERS = ("count:배", "count:%")
@@ -42,27 +44,112 @@ def _lines(source: str | list[str]) -> tuple[str, ...]:
     return tuple(source.split("\n")) if isinstance(source, str) else tuple(str(line) for line in source)
 
 
+_COMPUTING = re.compile(r"총|합계|합쳐|합하|합산|더하|더해|모두\s*합|전부\s*합|씩|곱|배|차이|남[은았습는]|할인|빼|뺀|더\s|덜\s"
+                        r"|후에|후인|뒤에|뒤인|전에|전인|지나|늦게|일찍|앞당|미뤄|당(?![가-힣])|마다|기준")
+_RATE_ON_LINE = re.compile(r"당(?![가-힣])|씩|마다|배|%|퍼센트|할인|할증|전까지|전에|후에|뒤에|이전|이후")
+_BARE_DAY = re.compile(r"(?<![\d,.])\d{1,2}\s*일(?!\s*(?:간|동안|이내|째))")
+_COUNT_UNIT = re.compile(r"[^\d\s,.]+$")
+
+
+def _unit(text: str) -> str:
+    found = _COUNT_UNIT.search(text.strip())
+    return found.group() if found else ""
+
+
+def stated_values(claim: str) -> list[tuple[Segment, Value]]:
+    """The claim's values it states as the source's own, with their clause; empty when unsure.
+
+    Left out (no value verdict can rest on them): a claim with computing words (총, 씩, 배,
+    …후에, 할인), more than one certain value in the whole claim (one may be computed from
+    another: "7,500원씩 두 시간이면 15,000원"), a negated, hedged or conditional clause, a
+    bare day ("31일에는": read with the source's month only by a person), an ordinal, a rate
+    (주 2회) and the count 번 (1번 출구, 두 번째).
+    """
+    norm = normalise(claim)
+    if _COMPUTING.search(norm):
+        return []
+    out: list[tuple[Segment, Value]] = []
+    certain = 0
+    for part in analyse_claim(claim):
+        for value in part.values:
+            if value.kind in ("weekday", "num", "approx"):
+                continue
+            certain += 1
+            if part.negators or part.cues or any(mark in part.text for mark in _DOUBT):
+                continue
+            text = part.text[value.span[0]:value.span[1]]
+            if value.kind == "dur" and _BARE_DAY.fullmatch(text.strip()):
+                continue
+            if value.kind.startswith("count:") and ("@" in value.kind or value.kind in ("count:번", "count:배", "count:%")
+                                                   or part.text[value.span[1]:value.span[1] + 1] == "째"):
+                continue
+            if value.role == "within":
+                continue
+            out.append((part, value))
+    return out if certain == 1 else []
+
+
 def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> list[ValueConflict]:
-    """The claim's certain values that the cited lines contradict (empty when unsure or none)."""
+    """The claim's stated values (see ``stated_values``) that the cited lines contradict.
+
+    Only against cited lines that state a value of the same kind, with no rate or shift
+    beside it (…당, 씩, 1.5배, 10%, 30분 전에: the claim may be computed from it), next to
+    words the claim shares (the qualifier: 성인 5,000원 is not 어린이 3,000원). A count
+    compares only with a count the source words with the same unit.
+    """
     index = index_for(_lines(source))
     lines = [line for line in index.lines if line.number in set(cited) and line.segments]
     if not lines or any(v.kind.startswith(_MULTIPLIERS) for line in lines for v in line.values):
         return []
+    if any(_RATE_ON_LINE.search(seg.text) for line in lines for seg in line.segments):
+        return []
     found: list[ValueConflict] = []
-    for part in analyse_claim(claim):
-        if part.negators or part.cues or any(mark in part.text for mark in _DOUBT):
+    for part, value in stated_values(claim):
+        options = [(line, seg, other) for line in lines for seg in line.segments for other in seg.values
+                   if other.kind == value.kind]
+        if not options:
             continue
-        for value in part.values:
-            if not (value.kind in _CERTAIN_KINDS or value.kind.startswith("count:")):
+        if value.kind.startswith("count:"):
+            unit = _unit(part.text[value.span[0]:value.span[1]])
+            if any(_unit(seg.text[o.span[0]:o.span[1]]) != unit for _, seg, o in options):
                 continue
-            if sum(1 for other in part.values if other.kind == value.kind) > 1:
-                continue  # "7,500원씩 두 시간이면 15,000원": figures combined in the claim itself
-            if value.role == "within" or value.kind.startswith(_MULTIPLIERS):
-                continue
-            status, number = _check_value(index, part, value, lines)
-            if status == "conflict" and number is not None:
-                found.append(ValueConflict(claim_text=part.text[value.span[0]:value.span[1]].strip(), line=number))
+        shares_word = any(index.match(w, line) >= MATCHED_WORD for w in part.words for line, _, _ in options)
+        shares_days = any(part.days and seg.days and part.days <= seg.days for _, seg, _ in options)
+        if not (shares_word or shares_days):
+            continue  # nothing but the value ties the claim to these lines: not "the source's own"
+        status, number = _check_value(index, part, value, lines)
+        if status == "conflict" and number is not None:
+            found.append(ValueConflict(claim_text=part.text[value.span[0]:value.span[1]].strip(), line=number))
     return found
+
+
+@dataclass(frozen=True)
+class AbsentValue:
+    """A value of the claim of a kind (금액, 시각, 날짜) that no line of the source has."""
+
+    claim_text: str
+    kind: str
+
+
+_ABSENT_KINDS = {"money": "금액", "time": "시각", "date": "날짜"}
+
+
+def absent_values(source: str | list[str], claim: str) -> list[AbsentValue]:
+    """Stated values whose kind the whole source never has: nothing there to restate or compute from.
+
+    무료 (an amount of 0) is left out: a source says "돈을 받지 않습니다" in words.
+    """
+    index = index_for(_lines(source))
+    kinds = {v.kind for line in index.lines for v in line.values}
+    out = []
+    for part, value in stated_values(claim):
+        if value.kind not in _ABSENT_KINDS or value.kind in kinds or SILENCE_RE.search(part.text):
+            continue
+        if value.kind == "money" and value.alts[0][0] == 0:
+            continue
+        out.append(AbsentValue(claim_text=part.text[value.span[0]:value.span[1]].strip(),
+                               kind=_ABSENT_KINDS[value.kind]))
+    return out
 
 
 def unrelated_lines(source: str | list[str], claim: str, cited: list[int]) -> list[int]:
@@ -127,3 +214,22 @@ def absent_words_shared(source: str | list[str], question: str, claim: str) -> b
     absent = [w for w in asked if max((index.match(w, line) for line in live), default=0.0) < 0.5]
     said = [w for part in analyse_claim(claim) for w in part.words]
     return any(word_similarity(a, b) >= 0.7 or word_similarity(b, a) >= 0.7 for a in absent for b in said)
+
+
+def silent_on(source: str | list[str], claim: str) -> list[str]:
+    """For a claim that the source is silent on something: the words it names, when no source line
+    names them all (so the claim is right); empty otherwise (a value in it, nothing named, or a line
+    that names it: "전기 자전거 요금" is not named by 전기 자전거 on one line and 요금 on another)."""
+    found = SILENCE_RE.search(normalise(claim))
+    if found is None:
+        return []
+    norm = normalise(claim)
+    rest = analyse(norm[:found.start()] + " " + norm[found.end():], claim=True)
+    named = [w for w in rest.words if not w.light]
+    if not named or rest.values:
+        return []
+    index = index_for(_lines(source))
+    live = [line for line in index.lines if line.segments]
+    if any(all(index.match(word, line) >= MATCHED_WORD for word in named) for line in live):
+        return []
+    return [word.stem for word in named]

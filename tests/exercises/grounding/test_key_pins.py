@@ -124,7 +124,7 @@ def test_an_instructor_rewrites_a_stale_key_by_judging_the_group(
                          explanation="바뀐 2번 줄로는 토요일 15시에 문을 닫으니 17시에는 열려 있지 않습니다.")
     attempt.refresh_from_db()
     item = attempt.feedback["claims"][0]
-    assert item["verdict"] == "right" and item["basis"] == "강사 판정", item
+    assert item["verdict"] == "right" and item["check"] == "group_judgement", item
 
 
 def test_the_held_back_list_names_texts_that_cite_the_line_by_number_and_the_variant(
