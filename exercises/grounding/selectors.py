@@ -18,7 +18,7 @@ from tutor import access
 from tutor.access import AnyUser
 from tutor.errors import Conflict, NotFound
 
-from .models import Attempt, ClaimGroup, Exercise, GroupJudgement, Variant
+from .models import Attempt, ClaimGroup, ClaimMark, Exercise, GroupJudgement, Variant
 
 
 def exercises_of_lesson(lesson_id: int) -> QuerySet[Exercise]:
@@ -63,6 +63,16 @@ def access_own_draft(user: AnyUser, attempt_id: int) -> Attempt:
     if attempt.user_id != user.pk:
         raise NotFound(_("그런 시도는 없습니다."), target=attempt, reason="남의 시도 고치기")
     return attempt
+
+
+def judged_count(attempt: Attempt) -> tuple[int, int]:
+    """How many claims the attempt has, and how many the learner judged (주장 아님 counts as judged)."""
+    marks = list(attempt.claims.values_list("judgement", flat=True))
+    return len(marks), sum(1 for mark in marks if mark)
+
+
+def unjudged_claims(attempt: Attempt) -> list[ClaimMark]:
+    return list(attempt.claims.filter(judgement=""))
 
 
 def attempts_of(user: User, exercise: Exercise) -> list[Attempt]:

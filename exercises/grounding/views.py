@@ -9,6 +9,7 @@ from django import forms
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -65,7 +66,10 @@ def start_attempt(request: SignedInRequest, slug: str) -> HttpResponse:
 
 
 def _marking_context(attempt: Attempt) -> dict:
+    total, judged = selectors.judged_count(attempt)
     return {
+        "total": total,
+        "judged": judged,
         "attempt": attempt,
         "claims": list(attempt.claims.all()),
         "lines": attempt.fixture_version.numbered_lines(),
@@ -100,10 +104,16 @@ def save_marks(request: SignedInRequest, attempt_id: int) -> HttpResponse:
     attempt = selectors.access_own_draft(request.user, attempt_id)
     services.mark_claims(attempt=attempt, marks=_marks_from(request.POST))
     if "submit" in request.POST:
+        total, judged = selectors.judged_count(attempt)
+        if judged < total and request.POST.get("confirm_unjudged") != "1":
+            # A real step, not a script's confirm(): the marks are saved and the learner chooses here.
+            return render(request, "grounding/confirm_submit.html",
+                          {"attempt": attempt, "total": total, "judged": judged, "unjudged": total - judged,
+                           "unjudged_claims": selectors.unjudged_claims(attempt)})
         services.submit_attempt(attempt=attempt)
         return redirect("grounding:attempt", attempt_id=attempt.pk)
     if request.htmx:
-        return render(request, "grounding/attempt_marking.html#saved", {"attempt": attempt})
+        return render(request, "grounding/attempt_marking.html#saved", {"attempt": attempt, "saved_at": timezone.now()})
     return redirect("grounding:attempt", attempt_id=attempt.pk)
 
 
