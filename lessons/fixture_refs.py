@@ -148,6 +148,7 @@ def affected_by(uses: Iterable[FixtureUse], changed: set[int]) -> list[FixtureUs
 
 _BLOCK_END = re.compile(r"</(?:p|li|tr|h[1-6]|pre|blockquote|dd|dt)>|\n")
 _ANY_TAG = re.compile(r"<[^>]+>")
+_ROW = re.compile(r"<tr[ >].*?</tr>", re.S)
 _LINE_NUMBERS = re.compile(r"((?:\d{1,3}\s*[·,、와과]\s*)*\d{1,3})\s*번\s*(?:줄|$|[^\d가-힣])")
 _CITED = re.compile(r"\(\s*(\d{1,3}(?:\s*,\s*\d{1,3})*)(?:\s*[은는]?\s*[가-힣 ]{0,6})?\)")
 _VALUE = re.compile(r"\d+(?:[.,]\d+)?\s*(?:시|분|명|원|일|월|층|%|개|회|주|년)")
@@ -166,6 +167,7 @@ def _values(text: str) -> set[str]:
 def blocks_of(text: str) -> list[str]:
     """The text's blocks as plain text (rows, list items, paragraphs), without markup."""
     found = []
+    text = _ROW.sub(lambda row: row[0].replace("\n", " "), text)  # a table row is one block, cells and all
     for raw in _BLOCK_END.split(text):
         plain = " ".join(unescape(_ANY_TAG.sub(" ", raw)).split())
         if plain:

@@ -138,7 +138,7 @@ def test_the_held_back_list_names_texts_that_cite_the_line_by_number_and_the_var
     assert notice.current_version is not None
     page = admin_post(signed_in(fixture_admin), notice, notice.current_version.text.replace(OLD, NEW)).content.decode()
     assert "다른 가상 자료 (줄을 그대로 옮김)" in page and "bookshop-notice-variant" in page
-    assert "레슨 본문 (줄 번호나 값으로 가리킴)" in page and "토요일에는 18시까지 영업한다" in page
+    assert "레슨 본문 (줄 번호나 값으로 가리킴)" in page and "토요일에는 20시까지 영업한다" in page
     assert "근거 연습 답안 키" in page and "— 2번 줄" in page
     walk = notice.current_version.text.replace("걸어서 5분", "걸어서 7분")
     rubric_page = admin_post(signed_in(fixture_admin), notice, walk).content.decode()
