@@ -159,7 +159,7 @@
     status.classList.toggle("save-status-failed", !!failed);
   }
   function failedText(status) {
-    return status === 401
+    return status === 401 || status === 403
       ? "저장 안 됨: 로그인이 끝났습니다. 표시는 이 브라우저에 남아 있고, 다시 로그인해 이 페이지로 돌아오면 저장됩니다."
       : "저장 안 됨: 표시는 이 브라우저에 남아 있습니다. 잠시 뒤 다시 고르거나 '저장'을 눌러 주세요.";
   }
@@ -217,6 +217,13 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var claim = claimOf(event.detail.elt);
     if (claim && event.detail.elt === claim) saveStatus("저장하는 중…", false);
+  });
+  // A refused save never replaces the status line with an error page: the status says it failed
+  // (a sign-in request is shown in the page's problem area by the server's retarget).
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var claim = claimOf(event.detail.elt);
+    if (!claim || event.detail.elt !== claim || !event.detail.xhr || event.detail.xhr.status < 400) return;
+    if (event.detail.target && event.detail.target.id === "save-status") event.detail.shouldSwap = false;
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var claim = claimOf(event.detail.elt);
