@@ -236,3 +236,32 @@ def exercises_with_groups(user: AnyUser) -> list[tuple[Exercise, int]]:
                                                  judgements__isnull=True).distinct().count())
             found.append((exercise, waiting))
     return found
+
+
+def stale_keys(exercise: Exercise) -> list[str]:
+    """The exercise's keys that back no verdict on their fixtures' versions in use (their lines changed since
+    the version they were written or last confirmed for), as labels for the people who confirm them."""
+    from .groups import Pins
+
+    found: list[str] = []
+    own = exercise.fixture.current_version
+    if own is not None:
+        pins = Pins(own)
+        found += [_("질문 키 · %(q)s") % {"q": q.text} for q in exercise.questions.all()
+                  if pins.stale({"fixture_version": q.fixture_version, "evidence": q.evidence,
+                                 "required": q.required, "explanation": q.explanation})]
+    variant_pins = {"": (own, Pins(own) if own else None)}
+    for variant in exercise.variants.select_related("fixture__current_version"):
+        current = variant.fixture.current_version
+        variant_pins[variant.key] = (current, Pins(current) if current else None)
+        if current is not None:
+            pins = Pins(current)
+            found += [_("변형 %(v)s · %(k)s") % {"v": variant.title, "k": key} for key, override in variant.overrides.items()
+                      if pins.stale({"fixture_version": variant.fixture_version, **override})]
+    for sample in exercise.samples.all():
+        _version, pins_ = variant_pins.get(sample.variant_key, (None, None))
+        if pins_ is None:
+            continue
+        found += [_("%(s)s · %(c)s") % {"s": sample.title, "c": claim["text"]} for claim in sample.claims
+                  if pins_.stale({"fixture_version": sample.fixture_version, **claim})]
+    return found

@@ -13,6 +13,7 @@ urlpatterns = [
     path("<slug:slug>/", views.exercise_detail, name="detail"),
     path("<slug:slug>/groups/", views.answer_groups, name="groups"),
     path("<slug:slug>/groups/<id:group_id>/judgement/", views.judge_group, name="judge-group"),
+    path("<slug:slug>/keys/confirm/", views.confirm_keys, name="confirm-keys"),
     path("<slug:slug>/attempts/", views.start_attempt, name="start"),
     path("<slug:slug>/learners/<str:username>/", views.learner_attempts, name="learner-attempts"),
 ]

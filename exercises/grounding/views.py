@@ -175,10 +175,11 @@ def groups_index(request: SignedInRequest) -> HttpResponse:
 
 
 def _groups_page(request: SignedInRequest, slug: str, *, failed: int | None = None,
-                 form: GroupJudgementForm | None = None, status: int = 200) -> HttpResponse:
+                 form: GroupJudgementForm | None = None, status: int = 200, **extra: str) -> HttpResponse:
     exercise, rows = selectors.answer_groups(request.user, slug)
     return render(request, "grounding/groups.html", {
         "exercise": exercise, "rows": rows, "relations": Relation.choices, "failed": failed, "form": form,
+        "stale_keys": selectors.stale_keys(exercise), **extra,
     }, status=status)
 
 
@@ -201,3 +202,15 @@ def judge_group(request: SignedInRequest, slug: str, group_id: int) -> HttpRespo
         form.add_error(None, refused.detail)
         return _groups_page(request, slug, failed=group.pk, form=form, status=refused.status)
     return redirect(reverse("grounding:groups", args=[slug]) + f"#group-{group.pk}")
+
+
+@require_POST
+def confirm_keys(request: SignedInRequest, slug: str) -> HttpResponse:
+    """An instructor confirms the exercise's keys still hold on the fixture versions in use (audited)."""
+    exercise, _taught = selectors.access_group_exercise(request.user, slug)
+    try:
+        services.confirm_keys(actor=request.user, exercise=exercise, reason=request.POST.get("reason", ""))
+    except TutorError as refused:
+        return _groups_page(request, slug, status=refused.status, confirm_error=refused.detail,
+                            reason=request.POST.get("reason", ""))
+    return redirect(reverse("grounding:groups", args=[slug]) + "#stale-keys")

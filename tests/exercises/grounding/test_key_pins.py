@@ -144,3 +144,21 @@ def test_the_held_back_list_names_texts_that_cite_the_line_by_number_and_the_var
     rubric_page = admin_post(signed_in(fixture_admin), notice, walk).content.decode()
     assert "기준표 (줄 번호나 값으로 가리킴)" in rubric_page and "4·8번 줄을 보여 주며" in rubric_page, \
         "the rubric criterion that names lines 4 and 8 is listed when line 4 changes"
+
+
+def test_the_instructor_page_lists_stale_keys_and_confirms_them(
+        bookshop: Exercise, fixture_admin: User, learner: User, instructor: User) -> None:
+    """After the change the instructor's group page lists the keys resting on line 2 (not the others); confirming
+    needs a reason (Korean message, nothing changed) and then empties the list; a learner's POST is 404."""
+    change_saturday_through_admin(fixture_admin)
+    mark_and_submit(learner, Exercise.objects.get(slug="bookshop"), "가. 네, 열려 있습니다.", [("no_data", "2")], "sat")
+    client = signed_in(instructor)
+    page = client.get("/exercises/bookshop/groups/").content.decode()
+    assert "원문이 바뀌어 다시 확인할 답안 키" in page and "토요일 오후 5시(17시)에 가면" in page
+    assert "독서 모임 신청서를 내면" not in page.split("stale-keys-title")[1].split("</ul>")[0]
+    assert signed_in(learner).post("/exercises/bookshop/keys/confirm/", {"reason": "확인"}).status_code == 404
+    refused = client.post("/exercises/bookshop/keys/confirm/", {"reason": " "})
+    assert refused.status_code == 400 and "한 문장으로 적어 주세요" in refused.content.decode()
+    assert not AuditEntry.objects.filter(action="grounding.keys_confirmed").exists()
+    assert client.post("/exercises/bookshop/keys/confirm/", {"reason": "바뀐 2번 줄을 읽고 키를 다시 확인함"}).status_code == 302
+    assert "원문이 바뀌어 다시 확인할 답안 키" not in client.get("/exercises/bookshop/groups/").content.decode()
