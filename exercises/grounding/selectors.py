@@ -206,7 +206,7 @@ def answer_groups(user: AnyUser, slug: str) -> tuple[Exercise, list[GroupRow]]:
         own = list(group.claims.filter(attempt__user__in=taught).order_by("-attempt__submitted_at")
                    .values_list("text", flat=True)[:3])
         marks = dict(Counter(group.claims.values_list("judgement", flat=True)))
-        rows.append(GroupRow(group=group, claims=group.n_claims, learners=group.n_learners,  # type: ignore[attr-defined]
+        rows.append(GroupRow(group=group, claims=group.n_claims, learners=group.n_learners,
                              examples=list(dict.fromkeys(own)), marks=marks,
                              judgement=group.judgements.select_related("judged_by").order_by("-version").first(),
                              lines=group.fixture_version.numbered_lines()))

@@ -74,7 +74,7 @@ def test_similar_claims_group_across_learners_and_one_judgement_backs_all(
     later = submit(learner, bookshop, GUESS_B, "no_data", "d")
     assert only_claim(later)["verdict"] == "right" and only_claim(later)["check"] == "group_judgement"
     entry = AuditEntry.objects.filter(action="grounding.group_judgement").get()
-    assert entry.actor == instructor and entry.after["relation"] == "silent"
+    assert entry.actor == instructor and entry.after is not None and entry.after["relation"] == "silent"
 
 
 def test_a_revised_judgement_is_a_new_version_and_the_feedback_says_it_changed(

@@ -54,6 +54,11 @@ def mark_and_submit(user: User, exercise: Exercise, text: str, marks: list[tuple
     return attempt
 
 
+def feedback_of(attempt: Attempt) -> dict:
+    assert attempt.feedback is not None
+    return attempt.feedback
+
+
 def test_keys_are_pinned_to_the_version_they_were_loaded_for(bookshop: Exercise) -> None:
     """Loading records the fixture version on every question key, variant and sample."""
     assert set(Question.objects.filter(exercise=bookshop).values_list("fixture_version", flat=True)) == {1}
@@ -70,7 +75,7 @@ def test_after_the_saturday_change_a_correct_no_data_mark_is_not_told_to_look_ag
     attempt = mark_and_submit(learner, Exercise.objects.get(slug="bookshop"), "가. 네, 열려 있습니다.",
                               [("no_data", "2")], "sat")
     assert attempt.fixture_version.number == 2
-    item = attempt.feedback["claims"][0]
+    item = feedback_of(attempt)["claims"][0]
     assert item["verdict"] == "unchecked" and item["basis"] == STALE, item
     assert item["explanation"] == "" and not item["checks"]
     page = signed_in(learner).get(f"/exercises/attempts/{attempt.pk}/").content.decode()
@@ -78,7 +83,7 @@ def test_after_the_saturday_change_a_correct_no_data_mark_is_not_told_to_look_ag
     assert "토요일 17시가 듭니다" not in page and "영업시간에 토요일 17시" not in page
     api = signed_in(learner).get(f"/api/grounding/attempts/{attempt.pk}/feedback").json()
     assert api["claims"][0]["basis"] == STALE and api["claims"][0]["explanation"] == ""
-    assert all(not q.get("explanation") for q in attempt.feedback["questions"].values()
+    assert all(not q.get("explanation") for q in feedback_of(attempt)["questions"].values()
                if q.get("stale")), "stale question keys give no explanation either"
 
 
@@ -89,7 +94,7 @@ def test_a_key_on_lines_that_did_not_change_still_backs_its_verdict(bookshop: Ex
     create_fixture_version(fixture=notice, text=notice.current_version.text.replace(OLD, NEW),
                            origin=FixtureVersion.Origin.ADMIN, actor=None, reason="토요일 영업시간 변경 (가상)")
     attempt = mark_and_submit(learner, bookshop, "독서 모임 참가비는 무료입니다 (8).", [("grounded", "8")], "fee")
-    item = attempt.feedback["claims"][0]
+    item = feedback_of(attempt)["claims"][0]
     assert item["verdict"] == "right" and item["checks"][0]["name"] == "claim_key", item
 
 
@@ -100,7 +105,7 @@ def test_confirming_keys_is_audited_and_for_authors_and_instructors_only(
     change_saturday_through_admin(fixture_admin)
     attempt = mark_and_submit(learner, Exercise.objects.get(slug="bookshop"), "가. 네, 열려 있습니다.",
                               [("grounded", "2")], "sat")
-    assert attempt.feedback["claims"][0]["verdict"] == "unchecked"
+    assert feedback_of(attempt)["claims"][0]["verdict"] == "unchecked"
     with pytest.raises(NotFound):
         services.confirm_keys(actor=learner, exercise=bookshop, reason="확인")
     services.confirm_keys(actor=instructor, exercise=bookshop, reason="토요일 17시 질문의 키를 다시 읽음")
@@ -108,7 +113,7 @@ def test_confirming_keys_is_audited_and_for_authors_and_instructors_only(
     entry = AuditEntry.objects.get(action="grounding.keys_confirmed")
     assert entry.actor == instructor and entry.reason == "토요일 17시 질문의 키를 다시 읽음"
     attempt.refresh_from_db()
-    assert attempt.feedback["claims"][0]["verdict"] == "right"
+    assert feedback_of(attempt)["claims"][0]["verdict"] == "right"
 
 
 def test_an_instructor_rewrites_a_stale_key_by_judging_the_group(
@@ -123,7 +128,7 @@ def test_an_instructor_rewrites_a_stale_key_by_judging_the_group(
     services.judge_group(actor=instructor, group=group, relation="contradicts", lines="2",
                          explanation="바뀐 2번 줄로는 토요일 15시에 문을 닫으니 17시에는 열려 있지 않습니다.")
     attempt.refresh_from_db()
-    item = attempt.feedback["claims"][0]
+    item = feedback_of(attempt)["claims"][0]
     assert item["verdict"] == "right" and item["check"] == "group_judgement", item
 
 
