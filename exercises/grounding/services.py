@@ -378,8 +378,11 @@ def judge_group(*, actor: User, group: ClaimGroup, relation: str, lines: str | l
     """An instructor's judgement of an answer group: a new version, audited, and the feedback of every
     submitted attempt with a claim in the group re-evaluated at once (later attempts get it when submitted).
 
-    The caller has already read ``group`` through ``selectors.access_group`` (instructors of a learner in it).
+    Only an instructor of a learner with a claim in the group may judge it (404 for anyone else).
     """
+    authors = User.objects.filter(grounding_attempts__claims__group=group).distinct()
+    if not any(access.instructs(actor, author) for author in authors):
+        raise NotFound(_("그런 주장 묶음은 없습니다."), target=group, reason="주장 묶음 판정: 가르치는 학습자 없음")
     if relation not in Relation.values:
         raise TutorError(_("관계는 원문과 같음, 원문에 없음, 원문과 어긋남, 원문은 조건부·미정, 일부만 원문에 있음, 주장이 아님 가운데 하나입니다."))
     text = " ".join(explanation.split())

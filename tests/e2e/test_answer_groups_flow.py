@@ -12,14 +12,16 @@ from django.contrib.auth.models import User
 from exercises.grounding.models import Attempt, ClaimMark
 from lessons.models import Fixture, Lesson
 from tests.conftest import PASSWORD
+from tests.e2e.test_accessibility import check
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 OLD = "영업시간은 화요일부터 토요일까지, 11시부터 18시까지입니다."
 NEW = "영업시간은 화요일부터 금요일은 11시부터 18시까지, 토요일은 11시부터 15시까지입니다."
 
 
-def open_page(browser, width: int = 1280):
-    context = browser.new_context(viewport={"width": width, "height": 900}, locale="ko-KR")
+def open_page(browser, width: int = 1280, *, axe: bool = False):
+    # bypass_csp only so that axe's script can be injected (as in test_accessibility); CSP is checked elsewhere.
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="ko-KR", bypass_csp=axe)
     page = context.new_page()
     page.set_default_timeout(30_000)  # the machine is shared; a slow page is not a failure
     page.csp_violations = []
@@ -89,6 +91,12 @@ def test_an_instructor_judges_two_learners_group_once_and_both_see_it(
         assert "강사 판정" in text and "안내문은 모임에 무엇을 챙겨 올지 말하지 않습니다." in text
     for page in (first, second, teacher):
         assert page.csp_violations == []
+
+    axe = open_page(browser, width=360, axe=True)
+    sign_in(axe, live_server, instructor.username)
+    findings = check(axe, f"{live_server.url}/exercises/answer-groups/")
+    findings += check(axe, f"{live_server.url}/exercises/bookshop/groups/")
+    assert findings == [], "\n".join(findings)
 
 
 def test_a_fixture_edit_leaves_no_stale_verdict_or_explanation(

@@ -155,3 +155,15 @@ def test_nobody_but_an_instructor_of_a_learner_with_attempts_sees_or_judges_grou
     assert signed_in(instructor).get("/api/grounding/exercises/venue-rental/groups").status_code == 404, \
         "an exercise none of their learners attempted"
     assert not GroupJudgement.objects.exists()
+
+
+def test_the_service_itself_refuses_someone_who_teaches_nobody_in_the_group(
+        learner: User, other_instructor: User, bookshop: Exercise) -> None:
+    """judge_group checks the policy too: another cohort's instructor gets NotFound and nothing is written."""
+    from tutor.errors import NotFound
+
+    submit(learner, bookshop, GUESS_A, "no_data", "a")
+    with pytest.raises(NotFound):
+        services.judge_group(actor=other_instructor, group=ClaimGroup.objects.get(), relation="silent", lines=[],
+                             explanation="없음")
+    assert not GroupJudgement.objects.exists()
