@@ -38,7 +38,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .engine import says_silent, suggest, unrelated_lines, verbatim_line
-from .engine.checks import absent_values, absent_words_shared, silent_on, value_conflicts
+from .engine.checks import (
+    absent_subjects,
+    absent_values,
+    absent_words_shared,
+    denied_line,
+    may_compute,
+    restated_line,
+    silent_on,
+    value_conflicts,
+)
+from .engine.claims import is_advice, not_a_claim
 from .engine.compute import computation
 from .engine.particles import attach
 from .groups import GROUP_BASIS, STALE_BASIS, Pins, effective_key, people_notes
@@ -231,6 +241,63 @@ def verbatim(claim: ClaimContext) -> Finding | None:
     return Finding(REVIEW, _("%(line)d번 줄을 그대로 옮긴 주장입니다. 원문과 같은 주장은 근거입니다.") % {"line": copied})
 
 
+def restated(claim: ClaimContext) -> Finding | None:
+    """The claim says every word and value of a cited line and nothing more, in other endings or order."""
+    if claim.judgement not in JUDGED:
+        return None
+    number = restated_line(list(claim.lines), claim.text, list(claim.valid_cited))
+    if number is None:
+        return None
+    if claim.judgement == Judgement.GROUNDED:
+        return Finding(RIGHT, _("%(line)d번 줄의 낱말과 값을 모두, 그것만 말하는 주장입니다 (어미·순서만 다름). 근거가 맞습니다.")
+                       % {"line": number})
+    return Finding(REVIEW, _("%(line)d번 줄의 낱말과 값을 모두, 그것만 말하는 주장입니다. 원문과 같은 주장은 근거입니다.")
+                   % {"line": number})
+
+
+def denied(claim: ClaimContext) -> Finding | None:
+    """The claim says a cited line's words and values with the opposite negation: it contradicts the line."""
+    if claim.judgement not in JUDGED:
+        return None
+    number = denied_line(list(claim.lines), claim.text, list(claim.valid_cited))
+    if number is None:
+        return None
+    if claim.judgement == Judgement.NO_DATA:
+        return Finding(RIGHT, _("%(line)d번 줄과 같은 말에 부정만 반대입니다: 원문과 어긋남. 자료없음이 맞습니다.") % {"line": number})
+    return Finding(REVIEW, _("%(line)d번 줄과 같은 말에 부정만 반대입니다: 원문과 어긋나는 주장은 자료없음입니다.")
+                   % {"line": number})
+
+
+def _aside(claim: ClaimContext) -> bool:
+    """A greeting, sign-off, question or advice that no source line is about."""
+    if not (not_a_claim(claim.text) or is_advice(claim.text)):
+        return False
+    ranked = suggest(list(claim.lines), [claim.text])[0].lines
+    return not ranked or ranked[0].score < 0.2
+
+
+def set_aside(claim: ClaimContext) -> Finding | None:
+    """A greeting, sign-off or piece of advice is not a claim about the source."""
+    if claim.judgement == Judgement.NOT_A_CLAIM:
+        return Finding(RIGHT, _("인사말·맺음말·권유는 원문에 대한 주장이 아닙니다. 주장 아님이 맞습니다."))
+    return Finding(REVIEW, _("인사말·맺음말·권유는 원문에 대한 주장이 아닙니다. 주장 아님으로 표시하세요."))
+
+
+def absent_subject(claim: ClaimContext) -> Finding | None:
+    """The claim is about something (주차장이, 카페는) that no source line names."""
+    if claim.judgement not in (Judgement.GROUNDED, Judgement.NO_DATA):
+        return None
+    named = absent_subjects(list(claim.lines), claim.text)
+    if not named:
+        return None
+    what = attach("'" + "', '".join(named) + "'", "은/는")
+    if claim.judgement == Judgement.NO_DATA:
+        return Finding(RIGHT, _("%(what)s 원문 어느 줄에도 없습니다. 원문이 다루지 않는 것에 대한 주장은 자료없음이 맞습니다.")
+                       % {"what": what})
+    return Finding(REVIEW, _("%(what)s 원문 어느 줄에도 없습니다. 원문이 다루지 않는 것에 대한 주장은 근거가 아니라 자료없음입니다.")
+                   % {"what": what})
+
+
 def silence(claim: ClaimContext) -> Finding | None:
     """The claim says the source is silent on something no source line names: 근거 is right."""
     if claim.judgement != Judgement.GROUNDED or not claim.silent:
@@ -323,8 +390,8 @@ def question_evidence(claim: ClaimContext) -> Finding | None:
 
 def unrelated_citation(claim: ClaimContext) -> Finding | None:
     """A cited line that shares no word and no value with the claim (nor with the other cited lines)."""
-    if claim.judgement not in (Judgement.GROUNDED, Judgement.PENDING):
-        return None
+    if claim.judgement not in (Judgement.GROUNDED, Judgement.PENDING) or may_compute(claim.text):
+        return None  # a line may lend a rule to a computation the site cannot reproduce
     unrelated = unrelated_lines(list(claim.lines), claim.text, list(claim.valid_cited))
     if not unrelated:
         return None
@@ -336,14 +403,18 @@ CHECKS: tuple[Check, ...] = (
     Check("group_judgement", gettext_lazy("강사 판정"), group_judgement, _group_judged),
     Check("claim_key", gettext_lazy("주장별 답안 키"), claim_key, _sample_keyed),
     Check("key_citation", gettext_lazy("답안 키의 줄 인용"), key_citation, keyed),
+    Check("set_aside", gettext_lazy("인사말·맺음말·권유"), set_aside, lambda c: unkeyed(c) and _aside(c), final=True),
     Check("no_lines", gettext_lazy("인용 없음"), no_lines, unkeyed),
     Check("missing_line", gettext_lazy("없는 줄 인용"), missing_line, unkeyed),
     Check("verbatim", gettext_lazy("원문 그대로 옮김"), verbatim, _cites, final=True),
+    Check("restated", gettext_lazy("줄과 같은 말 (어미·순서만 다름)"), restated, _cites, final=True),
     Check("silence", gettext_lazy("원문에 없다는 주장"), silence, unkeyed, final=True),
     Check("computed", gettext_lazy("값 계산 (인용한 줄로)"), computed, _cites, final=True),
     Check("incomplete_citation", gettext_lazy("빠진 인용"), incomplete_citation, _cites),
     Check("values", gettext_lazy("값 대조 (시각·날짜·금액·수)"), values, _cites),
+    Check("denied", gettext_lazy("부정이 반대인 같은 말"), denied, _cites),
     Check("absent_value", gettext_lazy("원문에 없는 값"), absent_value, unkeyed),
+    Check("absent_subject", gettext_lazy("원문에 없는 대상"), absent_subject, unkeyed),
     Check("question_silent", gettext_lazy("질문의 답안 키: 원문에 없음"), question_silent, _answers_silent_question),
     Check("question_evidence", gettext_lazy("질문의 근거 줄"), question_evidence, _answers_question_from_its_evidence),
     Check("citation", gettext_lazy("인용한 줄 대조"), unrelated_citation, _cites),
@@ -383,12 +454,12 @@ def claim_feedback(*, text: str, judgement: str, cited: list[int], question: dic
     if not judgement:
         item["verdict"] = UNMARKED
         return item
-    if judgement == Judgement.NOT_A_CLAIM and key is None:
-        item["verdict"] = SET_ASIDE
-        return item
     context = ClaimContext(text=text, judgement=judgement, cited=tuple(sorted(set(cited))), question=question,
                            key=key, lines=tuple(lines), key_version=key_version, extra=extra or {})
     findings = run_checks(context)
+    if judgement == Judgement.NOT_A_CLAIM and key is None and not findings:
+        item["verdict"] = SET_ASIDE
+        return item
     item["checks"] = [{"name": check.name, "label": str(check.label), "verdict": finding.verdict,
                        "reason": finding.basis} for check, finding in findings if finding.verdict != UNCHECKED]
     decisive = (next((pair for pair in findings if pair[1].verdict == REVIEW), None)

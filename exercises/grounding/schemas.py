@@ -57,7 +57,7 @@ class SuggestionOut(Schema):
     hint: str = Field(..., description=(
         "근거 · 보류 · 주장 아님 · 모름. 처음 보는 글에서 열에 아홉 이상 맞는 종류만 보입니다 (자료없음은 보이지 않고, "
         "대신 not_found). 힌트일 뿐 판정이 아닙니다."))
-    cue: str = Field("", description="보류 힌트일 때 그 힌트를 낳은 원문의 말 (예: 승인되면, 예정)")
+    cue: str = Field("", description="가장 가까운 줄이 조건을 달거나 미정으로 두는 말 (예: 승인되면, 예정). 판단이 아닙니다.")
     not_found: list[str] = Field(default_factory=list, description="원문 어느 줄에서도 찾지 못한 주장의 말·값")
 
 

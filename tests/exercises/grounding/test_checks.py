@@ -116,7 +116,7 @@ def test_question_checks_speak_only_for_claims_that_answer_the_question() -> Non
     fee_parking = shown("독서 모임 참가비는 무료라서 부담 없이 오셔도 됩니다.", "grounded", [8], question=PARKING)
     assert fee_parking["verdict"] != "review"
     parking = shown("주차는 책방 옆 공터에 하시면 됩니다.", "grounded", [4], question=PARKING)
-    assert parking["verdict"] == "review" and parking["check"] in ("question_silent", "citation")
+    assert parking["verdict"] == "review" and parking["check"] in ("absent_subject", "question_silent", "citation")
     hours = shown("토요일에는 18시까지 문을 엽니다.", "grounded", [8], question=VISIT)
     assert hours["verdict"] == "review"
     assert "2, 3번 줄도 인용하세요" in " ".join(c["reason"] for c in hours["checks"]) or hours["check"] == "citation"
@@ -155,3 +155,47 @@ def test_the_check_table_runs_in_order_and_a_holding_finding_keeps_the_claim_unc
 def test_particles_follow_the_word(word: str, pair: str, expected: str) -> None:
     """The particle's form follows the last sound of the word, past quotes, with digits read aloud."""
     assert attach(word, pair) == expected
+
+
+def test_a_restated_line_in_other_endings_is_grounded_but_a_dropped_condition_is_not() -> None:
+    """"참가비는 독서 모임에서 무료라고 합니다" repeats line 8's words; a clause of a line with a cue is not enough."""
+    item = shown("독서 모임 참가비는 무료라고 안내되어 있습니다.", "grounded", [8])
+    assert item["verdict"] == "right" and item["check"] in ("restated", "verbatim")
+    assert shown("독서 모임 참가비는 무료라고 안내되어 있습니다.", "no_data", [8])["verdict"] == "review"
+    dropped = shown("문자로 알려 드립니다.", "grounded", [7])
+    assert dropped["check"] != "restated"
+    extra = shown("독서 모임 참가비는 무료이고 음료도 줍니다.", "grounded", [8])
+    assert extra["check"] != "restated"
+
+
+def test_a_claim_about_a_service_the_source_never_names_is_no_data() -> None:
+    """"수영장에는 무료 주차장이 있습니다" where no line names 주차: 자료없음 맞음; an ordinary noun is not judged."""
+    item = shown("책방 건물 뒤에 무료 주차장이 있습니다.", "no_data", [])
+    assert item["verdict"] == "right" and item["check"] == "absent_subject" and "'주차장'은" in item["basis"]
+    assert shown("책방 건물 뒤에 무료 주차장이 있습니다.", "grounded", [1])["verdict"] == "review"
+    assert shown("잃어버린 물건은 계산대에서 맡아 둡니다.", "grounded", [9])["check"] != "absent_subject"
+
+
+def test_a_claim_that_denies_a_cited_line_in_its_own_words_is_no_data() -> None:
+    """"독서 모임 참가비는 무료가 아닙니다" against line 8: same words, opposite negation, 자료없음 맞음."""
+    item = shown("독서 모임 참가비는 무료가 아닙니다.", "no_data", [8])
+    assert item["verdict"] == "right" and item["check"] == "denied"
+    assert shown("독서 모임 참가비는 무료가 아닙니다.", "grounded", [8])["verdict"] == "review"
+
+
+def test_greetings_and_advice_marked_not_a_claim_are_right_unless_the_source_is_about_them() -> None:
+    """A sign-off marked 주장 아님 is 맞음 and marked 근거 is 다시 보기; "문의는 계산대로" restates line 9."""
+    assert shown("도움이 되셨길 바랍니다.", "not_claim", [])["verdict"] == "right"
+    assert shown("도움이 되셨길 바랍니다.", "grounded", [])["check"] == "set_aside"
+    contact = shown("궁금한 점은 책방 계산대나 누리집 게시판으로 문의하시면 됩니다.", "not_claim", [])
+    assert contact["verdict"] == "set_aside"
+
+
+def test_a_day_without_its_month_is_read_with_the_sources_month() -> None:
+    """"첫 수업은 3일" against "12월 2일": a conflict read in December; "31일" against a range across
+    the new year (two months) is not judged."""
+    lines = ["수영 교실", "12월 29일부터 1월 2일까지는 수업이 없습니다.", "첫 수업은 12월 2일입니다."]
+    wrong = shown("첫 수업은 3일입니다.", "no_data", [3], lines=lines)
+    assert wrong["verdict"] == "right" and wrong["check"] == "values" and "'3일'은 3번 줄과 다름" in wrong["basis"]
+    assert shown("첫 수업은 2일입니다.", "grounded", [3], lines=lines)["verdict"] != "review"
+    assert shown("31일에는 수업이 없습니다.", "grounded", [2], lines=lines)["verdict"] != "review"
