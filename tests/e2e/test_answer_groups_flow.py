@@ -64,8 +64,8 @@ def test_an_instructor_judges_two_learners_group_once_and_both_see_it(
     first, second = open_page(browser), open_page(browser)
     sign_in(first, live_server, learner.username)
     sign_in(second, live_server, other_learner.username)
-    urls = [paste_mark_submit(first, live_server, "독서 모임에는 읽을 책을 한 권 챙겨 가시면 좋습니다 (5).", "2"),
-            paste_mark_submit(second, live_server, "**독서 모임에는** 읽을 책을 한 권 챙겨 가시면 좋습니다.", "2")]
+    urls = [paste_mark_submit(first, live_server, "독서 모임은 책방 이층 모임방에서 열립니다 (5).", "2"),
+            paste_mark_submit(second, live_server, "**독서 모임은** 책방 이층 모임방에서 열립니다.", "2")]
     for page in (first, second):
         item = page.locator("article.feedback-claim").first
         assert item.locator(".verdict-label").inner_text() == "확인 안 됨"
@@ -78,7 +78,7 @@ def test_an_instructor_judges_two_learners_group_once_and_both_see_it(
     group = teacher.locator("section.answer-group").first
     assert "주장 2개 · 학습자 2명" in group.inner_text()
     group.get_by_label("원문에 없음").check()
-    group.get_by_label("한 문장 설명 (학습자에게 보임)").fill("안내문은 모임에 무엇을 챙겨 올지 말하지 않습니다.")
+    group.get_by_label("한 문장 설명 (학습자에게 보임)").fill("안내문은 모임을 어디서 여는지 말하지 않습니다.")
     group.get_by_label("한 문장 설명 (학습자에게 보임)").press("Enter")
     teacher.locator("section.answer-group .badge-ok").filter(has_text="강사 판정 (판 1)").wait_for()
     assert teacher.evaluate("document.documentElement.scrollWidth") <= 360 + 1, "readable at 360 px"
@@ -88,7 +88,7 @@ def test_an_instructor_judges_two_learners_group_once_and_both_see_it(
         item = page.locator("article.feedback-claim").first
         assert item.locator(".verdict-label").inner_text() == "맞음"
         text = item.inner_text()
-        assert "강사 판정" in text and "안내문은 모임에 무엇을 챙겨 올지 말하지 않습니다." in text
+        assert "강사 판정" in text and "안내문은 모임을 어디서 여는지 말하지 않습니다." in text
     for page in (first, second, teacher):
         assert page.csp_violations == []
 

@@ -17,8 +17,8 @@ from tutor.roles import Role
 
 pytestmark = pytest.mark.django_db
 # A claim the source does not address, with nothing any automatic check can hold it to.
-GUESS_A = "독서 모임에는 읽을 책을 한 권 챙겨 가시면 좋습니다 (5)."
-GUESS_B = "**독서 모임에는** 읽을 책을 한 권 챙겨 가시면 좋습니다."
+GUESS_A = "독서 모임은 책방 이층 모임방에서 열립니다 (5)."
+GUESS_B = "**독서 모임은** 책방 이층 모임방에서 열립니다."
 
 
 def submit(user: User, exercise: Exercise, text: str, judgement: str, key: str, lines: str = "") -> Attempt:
@@ -64,7 +64,7 @@ def test_similar_claims_group_across_learners_and_one_judgement_backs_all(
     assert group.claims.count() == 3
 
     services.judge_group(actor=instructor, group=group, relation="silent", lines=[],
-                         explanation="안내문은 모임에 무엇을 가져갈지 말하지 않습니다.")
+                         explanation="안내문은 모임을 어디서 여는지 말하지 않습니다.")
     right, wrong, elsewhere = only_claim(first), only_claim(second), only_claim(third)
     assert right["verdict"] == "right" and right["check"] == "group_judgement" and right["key_version"] == 1
     assert right["basis"].startswith("강사 판정")
@@ -84,7 +84,7 @@ def test_a_revised_judgement_is_a_new_version_and_the_feedback_says_it_changed(
     group = ClaimGroup.objects.get()
     services.judge_group(actor=instructor, group=group, relation="restates", lines="5", explanation="5번 줄의 모임 안내와 같다고 보았습니다.")
     assert only_claim(attempt)["verdict"] == "right"
-    services.judge_group(actor=instructor, group=group, relation="silent", lines="", explanation="준비물은 원문에 없습니다.")
+    services.judge_group(actor=instructor, group=group, relation="silent", lines="", explanation="모임 장소는 원문에 없습니다.")
     item = only_claim(attempt)
     assert item["verdict"] == "review" and item["key_version"] == 2 and "판 1 → 판 2" in item["changed"]
     assert list(GroupJudgement.objects.values_list("version", flat=True).order_by("version")) == [1, 2]
@@ -115,7 +115,7 @@ def test_instructor_page_and_api_list_groups_largest_first(learner: User, other_
     """The instructor sees the groups of their learners' claims, the biggest first, and judges through the page."""
     submit(learner, bookshop, GUESS_A, "no_data", "a")
     submit(other_learner, bookshop, GUESS_B, "no_data", "b")
-    submit(learner, bookshop, "책방 안에 카페도 있어서 음료를 마실 수 있습니다.", "no_data", "c")
+    submit(learner, bookshop, "독서 모임에서는 매달 다른 책을 함께 읽습니다.", "no_data", "c")
     client = signed_in(instructor)
     body = client.get("/api/grounding/exercises/bookshop/groups").json()
     assert [g["claims"] for g in body["groups"]] == [2, 1]
@@ -127,10 +127,10 @@ def test_instructor_page_and_api_list_groups_largest_first(learner: User, other_
     assert "주장 2개 · 학습자 2명" in page and 'name="relation"' in page
     group_id = body["groups"][0]["id"]
     posted = client.post(f"/exercises/bookshop/groups/{group_id}/judgement/",
-                         {"relation": "silent", "lines": "", "explanation": "원문에 준비물 이야기는 없습니다."})
+                         {"relation": "silent", "lines": "", "explanation": "원문에 모임 장소 이야기는 없습니다."})
     assert posted.status_code == 302
     judged = client.post(f"/api/grounding/exercises/bookshop/groups/{group_id}/judgement",
-                         {"relation": "silent", "lines": [], "explanation": "준비물은 안내문에 없습니다."},
+                         {"relation": "silent", "lines": [], "explanation": "모임 장소는 안내문에 없습니다."},
                          content_type="application/json")
     assert judged.status_code == 201 and judged.json()["judgement"]["version"] == 2
 
