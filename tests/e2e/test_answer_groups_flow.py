@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from exercises.grounding.models import Attempt, ClaimMark
 from lessons.models import Fixture, Lesson
 from tests.conftest import PASSWORD
-from tests.e2e.test_accessibility import check
+from tests.e2e.test_accessibility import check, layout_findings, serious_findings
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 OLD = "영업시간은 화요일부터 토요일까지, 11시부터 18시까지입니다."
@@ -121,6 +121,18 @@ def test_a_fixture_edit_leaves_no_stale_verdict_or_explanation(
 
     page = open_page(browser)
     sign_in(page, live_server, learner.username)
+    page.goto(f"{live_server.url}/exercises/bookshop/")
+    page.get_by_role("textbox", name="답변", exact=True).fill("가. 네, 열려 있습니다. 주차는 무료입니다.")
+    page.get_by_role("button", name="주장으로 나누기").click()
+    page.wait_for_url(re.compile(r"/exercises/attempts/\d+/$"))
+    page.get_by_role("button", name="제출하고 피드백 보기").click()
+    page.get_by_role("heading", name="판단하지 않은 주장이 있습니다").wait_for()
+    narrow = open_page(browser, width=360, axe=True)
+    sign_in(narrow, live_server, learner.username)
+    narrow.goto(page.url.replace("/marks/", "/"))
+    narrow.get_by_role("button", name="제출하고 피드백 보기").click()
+    narrow.get_by_role("heading", name="판단하지 않은 주장이 있습니다").wait_for()
+    assert serious_findings(narrow) + layout_findings(narrow) == [], "the confirmation step at 360 px"
     paste_mark_submit(page, live_server, "가. 네, 열려 있습니다.", "2", lines="2")
     item = page.locator("article.feedback-claim").first
     shown = item.inner_text()
@@ -164,3 +176,8 @@ def test_marks_made_after_the_session_expired_are_saved_after_signing_in(
     assert claims.nth(1).locator("input[value='grounded']").is_checked()
     assert "2개 중 2개 판단함" in page.locator("#judged-count").inner_text()
     assert page.csp_violations == []
+
+    narrow = open_page(browser, width=360, axe=True)
+    sign_in(narrow, live_server, learner.username)
+    findings = check(narrow, live_server.url + attempt_url)
+    assert findings == [], "\n".join(findings)
