@@ -24,7 +24,7 @@ from . import feedback
 from .content import claim_text_key, read_exercise
 from .engine import absent_words_shared, claim_text, split_claims, suggest
 from .engine.particles import attach
-from .groups import claim_values, normalise_claim, signature
+from .groups import claim_values, normalise_claim, people_notes, signature
 from .models import (
     Attempt,
     ClaimGroup,
@@ -345,8 +345,13 @@ def submit_attempt(*, attempt: Attempt) -> Attempt:
     if attempt.status == Attempt.Status.SUBMITTED:
         return attempt
     attempt.feedback = feedback.evaluate(attempt)
-    if _gather_into_groups(attempt, attempt.feedback):
+    grouped, judged = _gather_into_groups(attempt, attempt.feedback)
+    if judged:
         attempt.feedback = feedback.evaluate(attempt)
+    else:  # nobody judged these groups yet: say so without evaluating the attempt again
+        for item in attempt.feedback["claims"]:
+            if item["order"] in grouped:
+                people_notes(item, stale=bool(item.get("stale")), awaiting=True, key=None)
     attempt.status = Attempt.Status.SUBMITTED
     attempt.submitted_at = timezone.now()
     attempt.save(update_fields=["feedback", "status", "submitted_at"])
@@ -355,10 +360,12 @@ def submit_attempt(*, attempt: Attempt) -> Attempt:
     return attempt
 
 
-def _gather_into_groups(attempt: Attempt, evaluated: dict) -> bool:
-    """Put each marked claim no check could judge into its answer group; say whether any was grouped."""
+def _gather_into_groups(attempt: Attempt, evaluated: dict) -> tuple[set[int], bool]:
+    """Put each marked claim no check could judge into its answer group; return the orders of the claims
+    grouped and whether any of their groups already has an instructor's judgement."""
     unjudged = {c["order"] for c in evaluated["claims"] if c["verdict"] == feedback.UNCHECKED}
-    grouped = False
+    grouped: set[int] = set()
+    judged = False
     for claim in attempt.claims.all():
         if claim.order not in unjudged or claim.judgement in ("", Judgement.NOT_A_CLAIM):
             continue
@@ -369,8 +376,9 @@ def _gather_into_groups(attempt: Attempt, evaluated: dict) -> bool:
         if claim.group_id != group.pk:
             claim.group = group
             claim.save(update_fields=["group"])
-        grouped = True
-    return grouped
+        grouped.add(claim.order)
+        judged = judged or group.judgements.exists()
+    return grouped, judged
 
 
 def judge_group(*, actor: User, group: ClaimGroup, relation: str, lines: str | list[int],
