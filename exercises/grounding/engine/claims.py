@@ -19,7 +19,8 @@ from .hangul import final_of
 from .lexicon import PROTECTED
 
 _FINAL_N = 4
-_BULLET = re.compile(r"(?:[-*–—]\s+|[•·▪◦‣●○■□►▶]\s*|\d{1,2}[.)]\s+|\(\d{1,2}\)\s*|[①-⑳]\s*)")
+_BULLET = re.compile(r"(?:>\s*)?(?:[-*–—]\s+|[•·▪◦‣●○■□►▶✅✔️☑️]\s*|\d{1,2}[.)]\s+|\(\d{1,2}\)\s*|[①-⑳]\s*)?")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _SENTENCE_END = re.compile(r"[.?!。…]+[\"'”’)\]」』]*(?=\s|$)")
 _TOKEN = re.compile(r"\S+")
 _LETTER = re.compile(r"[0-9A-Za-z가-힣]")
@@ -38,7 +39,8 @@ _NOT_JIMAN = ("까지만", "에게만", "한테만", "에서만")  # a particle 
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*:?\s*$|\[[^\]]+\]\s*$|[^.?!。]{1,40}:\s*$)")
 _QUESTION_LINE = re.compile(r"^\s*(?:Q\s*[.:)]|질문\s*[.:)]|문\s*[.:)])", re.IGNORECASE)
 _GREETING = re.compile(
-    r"^\s*(?:안녕하세요|반갑습니다|감사합니다|고맙습니다|좋은 질문|도움이 되(?:셨|었)|도움이 필요|더 궁금|궁금한 점|"
+    r"^\s*(?:(?:혹시|또|더|추가로|그\s*밖에|그\s*외에)\s*)*(?:궁금하신|궁금한\s*(?:게|것이|사항이|점이)|문의\s*사항이)[^\n]*(?:주세요|바랍니다|물어보세요|하세요)[.!]?\s*$"
+    r"|^\s*(?:안녕하세요|반갑습니다|감사합니다|고맙습니다|좋은 질문|도움이 되(?:셨|었)|도움이 필요|더 궁금|궁금한 점|"
     r"추가로 궁금|문의 주셔서|질문 주셔서|다음과 같이 정리|아래와 같이 정리|정리해 드리겠|답변드리겠|알려 드리겠|"
     r"말씀드리겠)[^\n]*$")
 _SIGNPOST = re.compile(r"(?:정리해|알려|안내해|설명해|말씀|답변)\s*드리겠습니다[.!]?$|되(?:셨|었)(?:길|으면)\s*(?:바랍니다|좋겠습니다)[.!]?$")
@@ -133,8 +135,9 @@ def sentence_spans(text: str, *, claims_only: bool = False) -> list[tuple[int, i
     for line in text.split("\n"):
         line_end = line_start + len(line)
         begin = line_start
-        if claims_only and (_HEADING.match(line) or _QUESTION_LINE.match(line)):
-            line_start = line_end + 1
+        following = text[line_end + 1:].split("\n", 1)[0]
+        if claims_only and (_HEADING.match(line) or _QUESTION_LINE.match(line) or _TABLE_RULE.match(following)):
+            line_start = line_end + 1  # a heading, a question, or a table's header row
             continue
         while begin < line_end and text[begin].isspace():
             begin += 1

@@ -597,6 +597,13 @@ def _merge(parts: tuple[Segment, ...]) -> Segment:
     )
 
 
+_NOUN_PARTICLES = ("은", "는", "이", "가", "을", "를", "에", "에서", "으로", "로", "도", "만", "의", "와", "과", "에는", "까지",
+                   "부터", "이나", "나", "에게", "께")
+
+
+_VERB_ENDS = ("길", "실", "시", "요", "다", "고", "며", "면", "게", "서", "니")
+
+
 def not_found(index: SourceIndex, claim: str) -> list[str]:
     """The claim's words and values that no source line has (as the claim writes them), in order.
 
@@ -611,8 +618,11 @@ def not_found(index: SourceIndex, claim: str) -> list[str]:
         for word, position in zip(part.words, part.positions):
             if word.light or len(word.stem) < 2 and not word.concepts:
                 continue
+            if word.surface != word.stem and not word.surface.endswith(_NOUN_PARTICLES) \
+                    or word.stem.endswith(_VERB_ENDS):
+                continue  # a verb or an ending (보시길, 가능합니다): the nouns and values say what is missing
             if max((index.match(word, line) for line in live), default=0.0) < 0.5:
-                items.append((position, word.surface))
+                items.append((position, word.stem))
         for value in part.values:
             if value.kind in ("num", "approx"):
                 continue

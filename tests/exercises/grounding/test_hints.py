@@ -52,5 +52,5 @@ def test_the_hint_fragment_shows_what_was_not_found_instead_of_no_data(learner_c
     claim = attempt.claims.get(order=1)
     fragment = learner_client.get(reverse("grounding:suggestions", args=[attempt.pk, claim.pk]),
                                   HTTP_HX_REQUEST="true").content.decode()
-    assert "원문에서 찾지 못한 말·값:" in fragment and "주차는" in fragment
+    assert "원문에서 찾지 못한 말·값:" in fragment and "주차" in fragment
     assert "힌트 판단: 자료없음" not in fragment

@@ -32,3 +32,10 @@ def test_nouns_ending_in_go_and_except_words_do_not_split() -> None:
     assert texts("포장을 떼고 반납하면 됩니다.") == ["포장을 떼고 반납하면 됩니다."]
     assert texts("수업이 끝나고 10분 뒤에 문을 닫습니다.") == ["수업이 끝나고 10분 뒤에 문을 닫습니다."]
     assert texts("책방은 11시에 열고 18시에 닫습니다.") == ["책방은 11시에 열고", "18시에 닫습니다."]
+
+
+def test_quotes_table_headers_and_sign_offs_are_not_claims() -> None:
+    """"> " is dropped like a bullet, a table's header row is not a claim, "더 궁금한 점이 있으면 …" is a sign-off."""
+    answer = ("> 참고: 일정은 바뀔 수 있습니다.\n| 항목 | 내용 |\n|---|---|\n| 참가비 | 무료 |\n"
+              "혹시 더 궁금한 점이 있으면 말씀해 주세요.\n문의는 안내 데스크로 해 주세요.")
+    assert texts(answer) == ["참고: 일정은 바뀔 수 있습니다.", "| 참가비 | 무료 |", "문의는 안내 데스크로 해 주세요."]

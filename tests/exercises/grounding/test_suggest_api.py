@@ -31,7 +31,7 @@ def test_contract_shape(learner: User) -> None:
         assert scores == sorted(scores, reverse=True)
         assert all(1 <= line["line"] <= 3 and isinstance(line["line"], int) for line in result["lines"])
     assert results[0]["lines"][0]["line"] == 2
-    assert "주차는" in results[1]["not_found"] and results[1]["hint"] != "자료없음"
+    assert "주차" in results[1]["not_found"] and results[1]["hint"] != "자료없음"
 
 
 @pytest.mark.django_db
