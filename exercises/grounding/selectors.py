@@ -197,7 +197,10 @@ def answer_groups(user: AnyUser, slug: str) -> tuple[Exercise, list[GroupRow]]:
     shown come only from the instructor's own learners.
     """
     exercise, taught = access_group_exercise(user, slug)
-    groups = (ClaimGroup.objects.filter(exercise=exercise, claims__attempt__user__in=taught).distinct()
+    # The groups are chosen by the instructor's learners, the counts over everyone (filtering in the same
+    # query would count only the instructor's learners' claims).
+    theirs = ClaimGroup.objects.filter(exercise=exercise, claims__attempt__user__in=taught).values("pk")
+    groups = (ClaimGroup.objects.filter(pk__in=theirs)
               .select_related("fixture_version__fixture")
               .annotate(n_claims=Count("claims", distinct=True),
                         n_learners=Count("claims__attempt__user", distinct=True)))

@@ -19,6 +19,7 @@ pytestmark = pytest.mark.django_db
 # A claim the source does not address, with nothing any automatic check can hold it to.
 GUESS_A = "독서 모임은 책방 이층 모임방에서 열립니다 (5)."
 GUESS_B = "**독서 모임은** 책방 이층 모임방에서 열립니다."
+ELSEWHERE = "독서 모임은, 책방 이층 모임방에서 열립니다!"
 
 
 def submit(user: User, exercise: Exercise, text: str, judgement: str, key: str, lines: str = "") -> Attempt:
@@ -55,13 +56,16 @@ def test_similar_claims_group_across_learners_and_one_judgement_backs_all(
     맞음 or 다시 보기 with the basis 강사 판정, and so does a later attempt."""
     first = submit(learner, bookshop, GUESS_A, "no_data", "a")
     second = submit(other_learner, bookshop, GUESS_B, "grounded", "b", lines="5")
-    third = submit(other_cohort_learner, bookshop, GUESS_A, "no_data", "c")
+    third = submit(other_cohort_learner, bookshop, ELSEWHERE, "no_data", "c")
     for attempt in (first, second, third):
         item = only_claim(attempt)
         assert item["verdict"] == "unchecked" and item["basis"] == "강사 확인 대기", item
     assert ClaimGroup.objects.count() == 1
     group = ClaimGroup.objects.get()
     assert group.claims.count() == 3
+    listed = signed_in(instructor).get("/api/grounding/exercises/bookshop/groups").json()["groups"]
+    assert [(g["claims"], g["learners"]) for g in listed] == [(3, 3)], "counts span every cohort"
+    assert set(listed[0]["examples"]) == {GUESS_A, GUESS_B.replace("**", "")}, "example texts come only from the instructor's learners"
 
     services.judge_group(actor=instructor, group=group, relation="silent", lines=[],
                          explanation="안내문은 모임을 어디서 여는지 말하지 않습니다.")
