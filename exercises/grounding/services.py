@@ -413,8 +413,8 @@ def judge_group(*, actor: User, group: ClaimGroup, relation: str, lines: str | l
                                                            "lines": previous.lines, "explanation": previous.explanation},
                      after={"version": judgement.version, "relation": relation, "lines": numbers, "explanation": text},
                      detail={"exercise": locked.exercise.slug, "fixture_version": locked.fixture_version.number})
-        _refresh_feedback(Attempt.objects.filter(status=Attempt.Status.SUBMITTED, claims__group=locked).distinct(),
-                          group=locked)
+        in_group = ClaimMark.objects.filter(group=locked).values("attempt_id")
+        _refresh_feedback(Attempt.objects.filter(status=Attempt.Status.SUBMITTED, pk__in=in_group), group=locked)
     return judgement
 
 
