@@ -51,6 +51,7 @@ from .engine.checks import (
 from .engine.claims import is_advice, not_a_claim
 from .engine.compute import computation
 from .engine.particles import attach
+from .groups import GROUP_BASIS, STALE_BASIS, Pins, effective_key, people_notes
 from .models import Attempt, Judgement, Relation
 
 FORMAT = 2
@@ -127,6 +128,22 @@ def keyed(claim: ClaimContext) -> bool:
     return claim.key is not None
 
 
+def _sample_keyed(claim: ClaimContext) -> bool:
+    """A sample claim's curated key (not an instructor's group judgement)."""
+    return claim.key is not None and claim.key.get("source") != "group"
+
+
+def _group_judged(claim: ClaimContext) -> bool:
+    """An instructor judged the answer group this claim falls in (its key says so)."""
+    return claim.key is not None and claim.key.get("source") == "group"
+
+
+def _key_set_aside(claim: ClaimContext) -> bool:
+    """A key this claim rests on (its own or its question's) was written for a fixture version whose
+    line has since changed, and nobody has confirmed it for this version."""
+    return bool(claim.extra.get("stale_key"))
+
+
 def _cites(claim: ClaimContext) -> bool:
     return unkeyed(claim) and bool(claim.valid_cited)
 
@@ -161,6 +178,25 @@ def claim_key(claim: ClaimContext) -> Finding | None:
                    % {"relation": relation, "expected": expected}, claim.key_version)
 
 
+def stale_key(claim: ClaimContext) -> Finding | None:
+    """A key whose lines changed backs no verdict: the claim is held at 확인 안 됨 until the key is confirmed."""
+    return Finding(UNCHECKED, STALE_BASIS)
+
+
+def group_judgement(claim: ClaimContext) -> Finding | None:
+    """An instructor's judgement of the claim's answer group decides its judgement, for every learner in it."""
+    key = claim.key
+    assert key is not None
+    relation = relation_label(key["relation"])
+    expected = label(key["judgement"])
+    if claim.judgement == key["judgement"]:
+        return Finding(RIGHT, _("%(basis)s: %(relation)s — %(expected)s 맞습니다.")
+                       % {"basis": GROUP_BASIS, "relation": relation, "expected": attach(expected, "이/가")},
+                       key["key_version"])
+    return Finding(REVIEW, _("%(basis)s: %(relation)s — 이 주장의 판단은 %(expected)s입니다.")
+                   % {"basis": GROUP_BASIS, "relation": relation, "expected": expected}, key["key_version"])
+
+
 def key_citation(claim: ClaimContext) -> Finding | None:
     """A right 근거 or 보류 under a key must cite at least one of the key's lines."""
     key = claim.key
@@ -169,12 +205,13 @@ def key_citation(claim: ClaimContext) -> Finding | None:
     if claim.judgement != key["judgement"] or key["judgement"] not in (Judgement.GROUNDED, Judgement.PENDING) \
             or not lines:
         return None
+    version = key.get("key_version") if key.get("source") == "group" else claim.key_version
     if not claim.cited:
         return Finding(REVIEW, _("줄을 인용하지 않았습니다. %(lines)s번 줄을 인용하세요.") % {"lines": _lines_text(lines)},
-                       claim.key_version)
+                       version)
     if not set(claim.cited) & lines:
         return Finding(REVIEW, _("인용한 줄에 이 주장을 받치는(조건을 단) 줄이 없습니다. %(lines)s번 줄도 인용하세요.")
-                       % {"lines": _lines_text(lines)}, claim.key_version)
+                       % {"lines": _lines_text(lines)}, version)
     return None
 
 
@@ -362,7 +399,9 @@ def unrelated_citation(claim: ClaimContext) -> Finding | None:
 
 
 CHECKS: tuple[Check, ...] = (
-    Check("claim_key", gettext_lazy("주장별 답안 키"), claim_key, keyed),
+    Check("stale_key", gettext_lazy("답안 키의 원문 판"), stale_key, _key_set_aside),
+    Check("group_judgement", gettext_lazy("강사 판정"), group_judgement, _group_judged),
+    Check("claim_key", gettext_lazy("주장별 답안 키"), claim_key, _sample_keyed),
     Check("key_citation", gettext_lazy("답안 키의 줄 인용"), key_citation, keyed),
     Check("set_aside", gettext_lazy("인사말·맺음말·권유"), set_aside, lambda c: unkeyed(c) and _aside(c), final=True),
     Check("no_lines", gettext_lazy("인용 없음"), no_lines, unkeyed),
@@ -440,12 +479,15 @@ def claim_feedback(*, text: str, judgement: str, cited: list[int], question: dic
 def answer_key(attempt: Attempt) -> dict[str, dict[str, Any]]:
     """The question keys for the attempt's variant: base questions with the variant's overrides applied."""
     overrides: dict[str, dict[str, Any]] = {}
+    pin: int | None = None
     if attempt.variant_key:
         variant = attempt.exercise.variants.filter(key=attempt.variant_key).first()
         overrides = variant.overrides if variant else {}
+        pin = variant.fixture_version if variant else None
     return {
         q.key: {"key": q.key, "text": q.text, "judgement": q.judgement, "evidence": q.evidence,
                 "required": q.required, "explanation": q.explanation, "facts": q.facts,
+                "fixture_version": pin if attempt.variant_key else q.fixture_version,
                 **overrides.get(q.key, {})}
         for q in attempt.exercise.questions.all()
     }
@@ -454,10 +496,16 @@ def answer_key(attempt: Attempt) -> dict[str, dict[str, Any]]:
 def evaluate(attempt: Attempt) -> dict[str, Any]:
     questions = answer_key(attempt)
     lines = attempt.fixture_version.text.splitlines()
+    pins = Pins(attempt.fixture_version)
+    stale_questions = {k for k, q in questions.items() if pins.stale(q)}
     claims = []
-    for claim in attempt.claims.all():
+    for claim in attempt.claims.select_related("group"):
+        key, stale_key_ = effective_key(claim.key, claim.group, pins)
+        stale = stale_key_ or (key is None and claim.question_key in stale_questions)
         item = claim_feedback(text=claim.text, judgement=claim.judgement, cited=list(claim.cited_lines),
-                              question=questions.get(claim.question_key), key=claim.key, lines=lines)
+                              question=None if claim.question_key in stale_questions else questions.get(claim.question_key),
+                              key=key, lines=lines, extra={"stale_key": stale})
+        people_notes(item, stale=stale, awaiting=claim.group_id is not None, key=key)
         claims.append({"order": claim.order, **item})
     backed = [c for c in claims if c["verdict"] in (RIGHT, REVIEW)]
     caught = [c["order"] for c in backed if c["verdict"] == RIGHT and c["judgement"] in (Judgement.NO_DATA, Judgement.PENDING)]
@@ -480,5 +528,7 @@ def evaluate(attempt: Attempt) -> dict[str, Any]:
             "unaddressed_questions": [k for k in questions if k not in covered],
         },
         "questions": {k: {"text": v["text"], "expected_label": label(v["judgement"]),
-                          "explanation": v["explanation"], "evidence": v["evidence"]} for k, v in questions.items()},
+                          "explanation": v["explanation"], "evidence": v["evidence"]} if k not in stale_questions
+                      else {"text": v["text"], "expected_label": "", "explanation": "", "evidence": [], "stale": True}
+                      for k, v in questions.items()},
     }
