@@ -116,6 +116,9 @@ class Check:
     judge: Callable[[ClaimContext], Finding | None]
     applies: Callable[[ClaimContext], bool] = lambda claim: True
     final: bool = False
+    # A soft hold says only what the site could not find; it holds the claim at 확인 안 됨 when no
+    # other check spoke, and is dropped when one did (it never outweighs a backed finding).
+    soft: bool = False
 
 
 # --- preconditions --------------------------------------------------------
@@ -389,13 +392,19 @@ def question_evidence(claim: ClaimContext) -> Finding | None:
 
 
 def unrelated_citation(claim: ClaimContext) -> Finding | None:
-    """A cited line that shares no word and no value with the claim (nor with the other cited lines)."""
+    """A cited line that shares no word and no value with the claim (nor with the other cited lines).
+
+    Sharing no word is not evidence of a wrong mark: a paraphrase ("주말" for "토·일") shares none
+    either. So the check says what it did not find and holds the claim at 확인 안 됨; it never says
+    다시 보기 (a check speaks only where its basis is true).
+    """
     if claim.judgement not in (Judgement.GROUNDED, Judgement.PENDING) or may_compute(claim.text):
         return None  # a line may lend a rule to a computation the site cannot reproduce
     unrelated = unrelated_lines(list(claim.lines), claim.text, list(claim.valid_cited))
     if not unrelated:
         return None
-    return Finding(REVIEW, _("%(lines)s번 줄은 이 주장과 겹치는 낱말도 값도 없습니다.") % {"lines": _lines_text(unrelated)})
+    return Finding(UNCHECKED, _("%(lines)s번 줄에서 이 주장의 낱말도 값도 찾지 못했습니다. 같은 뜻을 다른 말로 "
+                                "썼을 수 있어 판단하지 않았습니다: 줄을 다시 읽어 보세요.") % {"lines": _lines_text(unrelated)})
 
 
 CHECKS: tuple[Check, ...] = (
@@ -417,7 +426,7 @@ CHECKS: tuple[Check, ...] = (
     Check("absent_subject", gettext_lazy("원문에 없는 대상"), absent_subject, unkeyed),
     Check("question_silent", gettext_lazy("질문의 답안 키: 원문에 없음"), question_silent, _answers_silent_question),
     Check("question_evidence", gettext_lazy("질문의 근거 줄"), question_evidence, _answers_question_from_its_evidence),
-    Check("citation", gettext_lazy("인용한 줄 대조"), unrelated_citation, _cites),
+    Check("citation", gettext_lazy("인용한 줄 대조"), unrelated_citation, _cites, soft=True),
 )
 CHECK_LABELS = {check.name: check.label for check in CHECKS}
 
@@ -432,6 +441,8 @@ def run_checks(claim: ClaimContext, checks: tuple[Check, ...] = CHECKS) -> list[
         if finding is None:
             continue
         if finding.verdict == UNCHECKED:
+            if check.soft and found:
+                continue
             return [(check, finding)]
         found.append((check, finding))
         if check.final:

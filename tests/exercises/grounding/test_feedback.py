@@ -82,12 +82,14 @@ def test_an_answer_to_a_question_the_source_cannot_answer_is_not_grounded() -> N
     assert feedback("주차는 책방 옆 공터에 있습니다.", "grounded", [], question=PARKING)["verdict"] == "review"
 
 
-def test_citations_that_miss_the_question_or_share_nothing_are_review() -> None:
-    """Cited lines outside the question's evidence, or with nothing in common with the claim, are 다시 보기."""
+def test_citations_that_share_nothing_with_the_claim_hold_it_unchecked() -> None:
+    """A cited line with no word or value in common with the claim is no proof of a wrong mark (a paraphrase
+    shares none either): the claim stays 확인 안 됨 with what was not found, never 다시 보기 on that basis."""
     miss = feedback("토요일 17시에는 열려 있습니다.", "grounded", [6], question=VISIT)
-    assert miss["verdict"] == "review" and miss["checks"][-1]["name"] == "citation"
+    assert miss["verdict"] == "review" and miss["check"] == "question_evidence", "the question's lines still speak"
     unrelated = feedback("토요일 17시에는 열려 있습니다.", "grounded", [4])
-    assert unrelated["verdict"] == "review" and "4번 줄" in unrelated["checks"][-1]["reason"]
+    assert unrelated["verdict"] == "unchecked" and unrelated["check"] == "citation"
+    assert "4번 줄" in unrelated["basis"] and "판단하지 않았습니다" in unrelated["basis"]
 
 
 def test_a_negated_value_claim_is_not_a_conflict() -> None:
