@@ -18,7 +18,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from . import audit, logs
-from .errors import NotFound, SignInRequired, TutorError
+from .errors import SignInRequired, TutorError
 
 request_logger = logging.getLogger("tutor.request")
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
@@ -105,8 +105,7 @@ class TutorErrorMiddleware:
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
         if not isinstance(exc, TutorError) or request.path.startswith("/api/"):
             return None
-        if isinstance(exc, NotFound):
-            audit.refused_access(request, exc)
+        audit.refused_access(request, exc)  # 403, 404, 409 and 429 met by a signed-in person
         if isinstance(exc, SignInRequired):
             url = f"{reverse(settings.LOGIN_URL)}?{urlencode({'next': return_path(request)})}"
             if getattr(request, "htmx", False):

@@ -55,6 +55,8 @@ SECRET_KEY = load_or_create_secret_key(VAR_DIR / "secret_key")
 # HMAC keys that seal lab run records and chain the audit log; never SECRET_KEY (tutor/keys.py).
 SEAL_KEYS_FILE = VAR_DIR / "seal_keys"
 SEAL_KEYS = load_or_create_seal_keys(SEAL_KEYS_FILE)
+# The newest audit check's position and seal, kept where the database is not (tutor.audit); empty: not kept.
+AUDIT_CHECKPOINT_FILE = os.environ.get("AUDIT_CHECKPOINT_FILE", str(VAR_DIR / "audit_checkpoint")) or None
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
@@ -128,7 +130,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets the web processes read while the task worker writes; a writer waits
     # up to 20 s for the lock (busy timeout) instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {}).update({
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        # recursive_triggers: INSERT OR REPLACE must fire the audit log's DELETE trigger (tutor.append_only).
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA recursive_triggers=ON;",
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     })
