@@ -54,6 +54,45 @@ class RequestIdMiddleware:
 
 
 
+class PrivateResponseMiddleware:
+    """``Cache-Control: private, no-store`` on every response that may be personal.
+
+    Personal: the person is signed in (a session or an API token), the request
+    carried credentials, or the response sets or varies on the session cookie. No
+    shared cache (a proxy, a CDN) and no disk cache then keeps a page, a fragment
+    or a CSV export about someone. Public static files are left to whitenoise's
+    far-future caching; a view may mark a response ``not_personal`` (the content
+    of a published lesson's diagram), and it keeps its own header.
+
+    Placed first after the request id, so it sees the headers the session, CSRF
+    and authentication layers add on the way out.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.static = "/" + settings.STATIC_URL.lstrip("/")
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if request.path.startswith(self.static) or getattr(response, "not_personal", False):
+            return response
+        if self.personal(request, response):
+            # Replaced, not merged: a "public" or "max-age" a view set must not survive beside "private".
+            response["Cache-Control"] = "private, no-store"
+        return response
+
+    @staticmethod
+    def personal(request: HttpRequest, response: HttpResponse) -> bool:
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            return True
+        if getattr(request, "auth", None) is not None or "HTTP_AUTHORIZATION" in request.META:
+            return True
+        if settings.SESSION_COOKIE_NAME in response.cookies:
+            return True
+        return "cookie" in {part.strip().lower() for part in response.get("Vary", "").split(",")}
+
+
 class BodyLimitMiddleware:
     """Answer 413 (a Korean page, or problem+json under /api/) before reading a body over the limit.
 

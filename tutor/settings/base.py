@@ -84,6 +84,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "tutor.middleware.RequestIdMiddleware",
+    "tutor.middleware.PrivateResponseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -119,8 +120,10 @@ TEMPLATES = [
 ]
 
 # "pages" holds visitors' lesson pages and catalogue, per process, under the content revision (lessons.page_cache).
+# "default" holds the rate limits' counters: a database table every process and host shares
+# (`manage.py createcachetable`; make serve, the deploy unit and the test database create it).
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "default": {"BACKEND": "tutor.cache.AtomicDatabaseCache", "LOCATION": "tutor_cache"},
     "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages", "TIMEOUT": 3600,
               "OPTIONS": {"MAX_ENTRIES": 500}},
 }
@@ -211,6 +214,9 @@ CLIENT_ADDRESS_HEADER = os.environ.get("CLIENT_ADDRESS_HEADER", "")
 # For X-Forwarded-For: how many proxies we run in front of the site; the client is
 # the address that many entries from the right.
 TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "1"))
+# /healthz shows its details (host, database, queue, self-test) only with this bearer token or from a
+# private or loopback client address; everyone else reads {"status"} alone. Empty: no token accepted.
+HEALTH_TOKEN = os.environ.get("HEALTH_TOKEN", "")
 
 # Request bodies: above this the site answers 413 (problem+json under /api/).
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", str(5 * 512 * 1024)))  # 2.5 MiB
