@@ -286,13 +286,13 @@ def save_check(*, kind: str, checked: int, problems: list[str], head_seq: int | 
     with transaction.atomic():
         _lock_chain()
         last = IntegrityCheck.objects.filter(seq__isnull=False).order_by("seq").values("seq", "seal").last()
+        seq: int = (last["seq"] or 0) + 1 if last else 1
         check = IntegrityCheck(kind=kind, ok=not problems, checked=checked, problems=_as_json(problems),
                                head_seq=head_seq, head_chain=head_chain, checked_at=timezone.now(),
-                               seq=(last["seq"] + 1) if last else 1, key_id=key.key_id)
-        check.seal = checkpoint_seal({name: getattr(check, name) for name in CHECK_FIELDS},
-                                     last["seal"] if last else "", key)
+                               seq=seq, key_id=key.key_id)
+        check.seal = seal = checkpoint_seal({name: getattr(check, name) for name in CHECK_FIELDS},
+                                            last["seal"] if last else "", key)
         check.save()
-        seq, seal = check.seq, check.seal
         transaction.on_commit(lambda: _write_checkpoint_file(seq, seal))
     return check
 

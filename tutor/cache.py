@@ -27,7 +27,7 @@ class AtomicDatabaseCache(DatabaseCache):
         db = router.db_for_write(self.cache_model_class)
         connection = connections[db]
         quote = connection.ops.quote_name
-        table = quote(self._table)
+        table = quote(self._table)  # type: ignore[attr-defined]  # set by BaseDatabaseCache.__init__
         expression = models.Expression(output_field=models.DateTimeField())
         converters = connection.ops.get_db_converters(expression) + expression.get_db_converters(connection)
         for _attempt in range(_ATTEMPTS):

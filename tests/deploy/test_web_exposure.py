@@ -87,7 +87,7 @@ def test_behind_a_proxy_the_client_address_decides_not_the_proxys(settings) -> N
 # -- Cache-Control on personal responses ------------------------------------------------------------------------------
 
 
-def assert_private(response) -> None:  # type: ignore[no-untyped-def]
+def assert_private(response) -> None:
     value = {part.strip() for part in response.get("Cache-Control", "").split(",")}
     assert {"private", "no-store"} <= value and "public" not in value, response.get("Cache-Control")
 

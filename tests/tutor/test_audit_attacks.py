@@ -170,7 +170,7 @@ def site_role(transactional_db: None) -> Iterator[str]:
             cursor.execute(f"DROP ROLE {role}")
 
 
-def connect_as(role: str):  # type: ignore[no-untyped-def]
+def connect_as(role: str):
     import psycopg
 
     params = django_settings.DATABASES["default"]
@@ -214,10 +214,10 @@ class AsRole:
 
     vendor = "postgresql"
 
-    def __init__(self, raw_connection) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, raw_connection) -> None:
         self.raw = raw_connection
 
-    def cursor(self):  # type: ignore[no-untyped-def]
+    def cursor(self):
         return self.raw.cursor()
 
 
