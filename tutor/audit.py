@@ -314,8 +314,9 @@ def refused_request(request: Any, *, status: int, target: models.Model | Target 
         return
     if target is None:
         match = getattr(request, "resolver_match", None)
-        route = (match.route if match is not None else "") or request.path
-        target = Target("route", route[:64], route[:200])
+        route = match.route if match is not None else ""
+        # An address no route matches is one kind, whatever was typed: probing paths adds no entries.
+        target = Target("route", route[:64], route[:200]) if route else Target("route", "(none)", "없는 주소")
     try:
         refusal(actor=user, action=action or REFUSAL_ACTIONS.get(status, f"access.refused_{status}"),
                 target=target, reason=reason, detail={"method": request.method, "status": status}, per_kind=True)

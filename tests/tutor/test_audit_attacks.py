@@ -262,6 +262,14 @@ def test_probing_ids_that_exist_is_one_entry_per_person_kind_and_hour(
     assert entry.repeats == 12 and entry.action == "access.deny"
 
 
+def test_probing_addresses_that_match_no_route_is_one_entry(learner: User, course: list[Lesson]) -> None:
+    client = signed_in(learner)
+    for n in range(30):
+        assert client.get(f"/no-such-page-{n}/").status_code == 404
+    [entry] = refusals(learner)
+    assert entry.action == "access.deny" and entry.repeats == 30 and "no-such-page" not in entry.target_id
+
+
 def test_a_csrf_failure_is_audited_for_a_signed_in_person(learner: User, course: list[Lesson]) -> None:
     client = Client(enforce_csrf_checks=True)
     client.force_login(learner)
