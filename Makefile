@@ -35,6 +35,7 @@ system-deps:
 # Prepare the SQLite database, the course and the demo accounts (idempotent).
 setup-dev: venv system-deps
 	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py load_course
 	$(BIN)/python manage.py create_demo_accounts --if-absent
 

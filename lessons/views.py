@@ -125,6 +125,7 @@ def lesson_diagram(request: Request, slug: str, digest: str, name: str) -> HttpR
     response["Content-Security-Policy"] = "default-src 'none'; sandbox"
     response["X-Content-Type-Options"] = "nosniff"
     response["Cache-Control"] = "private, max-age=86400"
+    response.not_personal = True  # type: ignore[attr-defined]  # a published lesson's figure, named by its digest: the same for everyone
     return response
 
 

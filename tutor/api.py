@@ -18,7 +18,7 @@ from ninja.security import HttpBearer, SessionAuth
 from ninja.security.base import AuthBase
 
 from . import audit, services
-from .errors import NotFound, SignInRequired, TutorError
+from .errors import SignInRequired, TutorError
 from .selectors import user_for_token
 
 logger = logging.getLogger(__name__)
@@ -92,8 +92,7 @@ def problem(
 
 @api.exception_handler(TutorError)
 def tutor_error(request: HttpRequest, exc: TutorError) -> HttpResponse:
-    if isinstance(exc, NotFound):
-        audit.refused_access(request, exc)
+    audit.refused_access(request, exc)  # 403, 404, 409 and 429 met by a signed-in person
     headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
     return problem(request, status=exc.status, code=exc.code, title=str(exc.title), detail=exc.detail, headers=headers)
 
@@ -122,6 +121,7 @@ def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
         return problem(request, status=400, code="invalid_input", title="입력이 올바르지 않습니다",
                        detail="요청 본문을 JSON으로 읽을 수 없습니다.")
     if exc.status_code == 403 and "CSRF" in str(exc):
+        audit.refused_request(request, status=403, action="access.csrf", reason="CSRF 확인 실패")
         return problem(request, status=403, code="csrf_failed", title="CSRF 확인에 실패했습니다",
                        detail="페이지를 새로 고친 뒤 다시 시도하거나, API 토큰을 쓰세요.")
     return problem(request, status=exc.status_code, code="http_error", title="요청을 처리할 수 없습니다", detail=str(exc))
@@ -129,6 +129,7 @@ def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 
 @api.exception_handler(Http404)
 def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    audit.refused_request(request, status=404)
     return problem(request, status=404, code="not_found", title="찾을 수 없습니다", detail="찾을 수 없습니다.")
 
 

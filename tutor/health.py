@@ -4,10 +4,15 @@ Checks the database (a query answers), the task queue (reachable; how many tasks
 wait and for how long) and this host's sandbox (its latest worker self-test).
 Answers 200 when all that apply pass and 503 otherwise, as JSON; a web-only host
 where no worker ever checked reports the sandbox as not checked without failing.
+Only ``{"status"}`` is public: the checks (host name, database vendor, queue
+depth, failed self-test names, database error text) go to a bearer token
+(``HEALTH_TOKEN``) or a private or loopback client address.
 """
 
 from __future__ import annotations
 
+import hmac
+import ipaddress
 import time
 from typing import Any
 
@@ -17,6 +22,8 @@ from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+
+from .throttle import client_address
 
 
 def check_database() -> dict[str, Any]:
@@ -62,10 +69,38 @@ def check_sandbox() -> dict[str, Any]:
             "failed": failed}
 
 
+# Headers a proxy adds: seen without CLIENT_ADDRESS_HEADER set, the peer address is the proxy's, not the client's.
+_PROXY_HEADERS = ("HTTP_X_FORWARDED_FOR", "HTTP_FORWARDED", "HTTP_X_REAL_IP")
+
+
+def may_see_details(request: HttpRequest) -> bool:
+    """The bearer token ``HEALTH_TOKEN``, or a private or loopback client address, sees the details.
+
+    The address is the site's own client address (``tutor.throttle.client_address``,
+    which reads the trusted proxy's header when one is configured). A request that
+    came through a proxy the site was not told about counts as public: behind
+    such a proxy every peer address is the proxy's own loopback address.
+    """
+    token = settings.HEALTH_TOKEN
+    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+    if token and scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), token.encode()):
+        return True
+    if not settings.CLIENT_ADDRESS_HEADER and any(request.META.get(name) for name in _PROXY_HEADERS):
+        return False
+    address = client_address(request)
+    if address is None:
+        return False
+    ip = ipaddress.ip_address(address)
+    return ip.is_private or ip.is_loopback
+
+
 @never_cache
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
+    """Visitors read only ``{"status"}`` (and the 200/503); the details go to a token or a private address."""
     checks = {"database": check_database(), "queue": check_queue(), "sandbox": check_sandbox()}
     healthy = all(check["ok"] is not False for check in checks.values())
-    return JsonResponse({"status": "ok" if healthy else "fail", "checks": checks},
-                        status=200 if healthy else 503)
+    body: dict[str, Any] = {"status": "ok" if healthy else "fail"}
+    if may_see_details(request):
+        body["checks"] = checks
+    return JsonResponse(body, status=200 if healthy else 503)

@@ -18,7 +18,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from . import audit, logs
-from .errors import NotFound, SignInRequired, TutorError
+from .errors import SignInRequired, TutorError
 
 request_logger = logging.getLogger("tutor.request")
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
@@ -52,6 +52,45 @@ class RequestIdMiddleware:
         finally:
             logs.request_id.reset(token)
 
+
+
+class PrivateResponseMiddleware:
+    """``Cache-Control: private, no-store`` on every response that may be personal.
+
+    Personal: the person is signed in (a session or an API token), the request
+    carried credentials, or the response sets or varies on the session cookie. No
+    shared cache (a proxy, a CDN) and no disk cache then keeps a page, a fragment
+    or a CSV export about someone. Public static files are left to whitenoise's
+    far-future caching; a view may mark a response ``not_personal`` (the content
+    of a published lesson's diagram), and it keeps its own header.
+
+    Placed first after the request id, so it sees the headers the session, CSRF
+    and authentication layers add on the way out.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.static = "/" + settings.STATIC_URL.lstrip("/")
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if request.path.startswith(self.static) or getattr(response, "not_personal", False):
+            return response
+        if self.personal(request, response):
+            # Replaced, not merged: a "public" or "max-age" a view set must not survive beside "private".
+            response["Cache-Control"] = "private, no-store"
+        return response
+
+    @staticmethod
+    def personal(request: HttpRequest, response: HttpResponse) -> bool:
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            return True
+        if getattr(request, "auth", None) is not None or "HTTP_AUTHORIZATION" in request.META:
+            return True
+        if settings.SESSION_COOKIE_NAME in response.cookies:
+            return True
+        return "cookie" in {part.strip().lower() for part in response.get("Vary", "").split(",")}
 
 
 class BodyLimitMiddleware:
@@ -105,8 +144,7 @@ class TutorErrorMiddleware:
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
         if not isinstance(exc, TutorError) or request.path.startswith("/api/"):
             return None
-        if isinstance(exc, NotFound):
-            audit.refused_access(request, exc)
+        audit.refused_access(request, exc)  # 403, 404, 409 and 429 met by a signed-in person
         if isinstance(exc, SignInRequired):
             url = f"{reverse(settings.LOGIN_URL)}?{urlencode({'next': return_path(request)})}"
             if getattr(request, "htmx", False):

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -165,19 +166,28 @@ class AuditEntry(models.Model):
 
 
 class IntegrityCheck(models.Model):
-    """The outcome of one ``verify_audit`` or ``verify_records`` run, shown in the admin."""
+    """The outcome of one ``verify_audit`` or ``verify_records`` run, shown in the admin.
+
+    A check is the audit chain's end anchor, so it is itself sealed (HMAC) and
+    chained to the check before it, and the database refuses UPDATE and DELETE:
+    moving the anchor back to hide removed entries is found (tutor.audit).
+    """
 
     class Kind(models.TextChoices):
         AUDIT = "audit", _("감사 기록 사슬")
         RECORDS = "records", _("실행 기록 봉인")
 
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    checked_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    checked_at = models.DateTimeField(default=timezone.now, db_index=True)
     ok = models.BooleanField()
     checked = models.PositiveIntegerField(help_text="entries or runs checked")
     problems = models.JSONField(default=list, help_text="one line per break, as the command printed it")
     head_seq = models.PositiveBigIntegerField(null=True, blank=True, help_text="last chained entry seen (audit)")
     head_chain = models.CharField(max_length=64, blank=True)
+    seq = models.PositiveBigIntegerField(null=True, unique=True, help_text="position among the checks")
+    key_id = models.CharField(max_length=32, blank=True)
+    seal = models.CharField(max_length=64, blank=True,
+                            help_text="HMAC-SHA256 of this check and the seal of the check before it")
 
     class Meta:
         verbose_name = _("무결성 점검")

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tutor.http import SignedInRequest
 
-from . import selectors, services
+from . import audit, selectors, services
 from .forms import SignInForm, TokenForm
 
 
@@ -54,6 +54,7 @@ def revoke_api_token(request: SignedInRequest, token_id: int) -> HttpResponse:
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    audit.refused_request(request, status=403, action="access.csrf", reason="CSRF 확인 실패")
     return render(
         request, "errors/problem.html",
         {"status": 403, "title": gettext("보안 확인(CSRF)에 실패했습니다"),
@@ -66,6 +67,8 @@ def _error_page(status: int, code: str, title_text: str | Promise, detail_text: 
     """Build a handler that answers in Korean: a page, or problem+json under ``/api/``."""
 
     def view(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+        if status in audit.REFUSAL_ACTIONS:  # Django's own 403 and 404 (PermissionDenied, Http404)
+            audit.refused_request(request, status=status)
         title, detail = str(title_text), str(detail_text)  # lazy until now: the request's language
         if request.path.startswith("/api/"):
             body = {"type": f"/api/problems/{code}", "title": title, "status": status, "detail": detail, "code": code}

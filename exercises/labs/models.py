@@ -151,6 +151,25 @@ class LabRun(models.Model):
         return sum(1 for check in self.check_results if check["passed"])
 
 
+class SealEpoch(models.Model):
+    """When keyed seals began: the highest run id recorded before them (one row, sealed with HMAC).
+
+    Runs up to this id may carry no seal ("키 봉인 이전 형식"); every later run
+    must, or it reads "altered". A missing or edited row counts as 0 (records.py).
+    """
+
+    last_unkeyed_run_id = models.BigIntegerField(default=0)
+    key_id = models.CharField(max_length=32)
+    seal = models.CharField(max_length=64)
+
+    class Meta:
+        verbose_name = _("키 봉인 시작점")
+        verbose_name_plural = _("키 봉인 시작점")
+
+    def __str__(self) -> str:
+        return f"run ≤ {self.last_unkeyed_run_id}"
+
+
 class SandboxHealth(models.Model):
     """The result of the sandbox self-test a worker ran at start, kept per host.
 

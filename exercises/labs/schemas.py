@@ -18,7 +18,7 @@ class SealOut(Schema):
     algorithm: str = Field(..., description="HMAC-SHA256, over the SHA-256 of each covered field")
     key_id: str
     value: str
-    state: str = Field(..., description="verified · changed · forged · unknown_key · unsealed · pending")
+    state: str = Field(..., description="verified · changed · forged · altered · unsealed (before keyed seals) · pending")
     verified: bool
     message: str
     covers: list[str] = Field(..., description="the run fields the seal covers")

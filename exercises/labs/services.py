@@ -141,6 +141,8 @@ def request_run(
                 code=code, code_digest=code_digest(code), lab_version=lab.version, purpose=purpose,
                 fixture_versions=_fixture_versions(lab), limits=conf.limits().as_json(),
             )
+            records.seal_request(run)
+            run.save(update_fields=["seal", "seal_key_id", "seal_digests"])
             if purpose == LabRun.Purpose.PRACTICE:
                 record_completion(user=user, lesson=lab.lesson, kind=CompletionRecord.Kind.LAB_RUN, item=lab.slug)
             transaction.on_commit(lambda: _enqueue(run.pk))
@@ -200,15 +202,38 @@ def ensure_sandbox_healthy() -> None:
                         "관리자가 고칠 때까지 기다려 주세요.") % {"failed": failed or _("준비 안 됨")})
 
 
+def refuse_altered(run: LabRun, check: records.SealCheck, *, by: str) -> None:
+    """Leave a row that no longer matches its seal as it is (never run, never re-sealed) and audit it."""
+    logger.warning("lab run %s refused by %s: %s", run.pk, by, check.message)
+    audit.refusal(actor=None, action="lab_run.refused_altered", target=run, reason=check.message,
+                  detail={"by": by, "state": check.state, "changed": check.changed, "why": check.why})
+
+
 def execute_run(*, run_id: int) -> None:
-    """Claim a queued run, run it in the sandbox, check it and seal the record. Safe to call twice."""
-    claimed = LabRun.objects.filter(pk=run_id, status=LabRun.Status.QUEUED).update(
+    """Verify a queued run's request seal, claim it, run it in the sandbox, check it and seal the record.
+
+    A row whose request seal no longer verifies (code or input changed, seal
+    stripped, a finished run set back to queued) is refused before it runs and
+    left as it is. Safe to call twice.
+    """
+    queued = LabRun.objects.filter(pk=run_id, status=LabRun.Status.QUEUED).first()
+    if queued is None:
+        return
+    check = records.check_seal(queued)
+    if check.state != "pending":
+        refuse_altered(queued, check, by="worker")
+        return
+    # The claim matches the seal verified above, so a row changed in between is not taken.
+    claimed = LabRun.objects.filter(pk=run_id, status=LabRun.Status.QUEUED, seal=queued.seal).update(
         status=LabRun.Status.RUNNING, started_at=timezone.now(), attempts=F("attempts") + 1,
         worker=f"{socket.gethostname()}:{os.getpid()}",
     )
     if not claimed:
         return
     run = LabRun.objects.select_related("lab").get(pk=run_id)
+    if records.field_digests(run, records.REQUEST_FIELDS) != records.field_digests(queued, records.REQUEST_FIELDS):
+        refuse_altered(run, records.check_seal(run), by="worker")
+        return
     try:
         files = _sandbox_files(run)
         run.files = {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())}
@@ -254,6 +279,10 @@ def fail_run(*, run_id: int, reason: str) -> None:
     run = LabRun.objects.select_for_update().select_related("lab").get(pk=run_id)
     if run.is_finished:
         return
+    check = records.check_seal(run)
+    if check.state != "pending":  # never seal over a row that no longer matches what was requested
+        refuse_altered(run, check, by="fail_run")
+        return
     run.status, run.failure_reason, run.finished_at = LabRun.Status.FAILED, reason, timezone.now()
     records.seal(run)
     run.save()
@@ -285,6 +314,13 @@ def settle_stale_runs(*, now: datetime | None = None) -> list[int]:
     stale = [(pk, attempts) for pk, attempts, worker, started_at in running
              if _worker_is_gone(worker) or (started_at is not None and started_at < cutoff)]
     for run_id, attempts in stale:
+        run = LabRun.objects.filter(pk=run_id, status=LabRun.Status.RUNNING).first()
+        check = records.check_seal(run) if run is not None else None
+        if run is None or check is None or check.state != "pending":
+            # A finished run set back to "running" (or a changed one) is not re-run nor sealed again.
+            if run is not None and check is not None:
+                refuse_altered(run, check, by="settle_stale_runs")
+            continue
         if attempts < 2:
             requeued = LabRun.objects.filter(pk=run_id, status=LabRun.Status.RUNNING).update(
                 status=LabRun.Status.QUEUED, worker="", started_at=None)

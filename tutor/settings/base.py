@@ -55,6 +55,8 @@ SECRET_KEY = load_or_create_secret_key(VAR_DIR / "secret_key")
 # HMAC keys that seal lab run records and chain the audit log; never SECRET_KEY (tutor/keys.py).
 SEAL_KEYS_FILE = VAR_DIR / "seal_keys"
 SEAL_KEYS = load_or_create_seal_keys(SEAL_KEYS_FILE)
+# The newest audit check's position and seal, kept where the database is not (tutor.audit); empty: not kept.
+AUDIT_CHECKPOINT_FILE = os.environ.get("AUDIT_CHECKPOINT_FILE", str(VAR_DIR / "audit_checkpoint")) or None
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
@@ -83,6 +85,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "tutor.middleware.RequestIdMiddleware",
+    "tutor.middleware.PrivateResponseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -120,8 +123,10 @@ TEMPLATES = [
 ]
 
 # "pages" holds visitors' lesson pages and catalogue, per process, under the content revision (lessons.page_cache).
+# "default" holds the rate limits' counters: a database table every process and host shares
+# (`manage.py createcachetable`; make serve, the deploy unit and the test database create it).
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "default": {"BACKEND": "tutor.cache.AtomicDatabaseCache", "LOCATION": "tutor_cache"},
     "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages", "TIMEOUT": 3600,
               "OPTIONS": {"MAX_ENTRIES": 500}},
 }
@@ -131,7 +136,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets the web processes read while the task worker writes; a writer waits
     # up to 20 s for the lock (busy timeout) instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {}).update({
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        # recursive_triggers: INSERT OR REPLACE must fire the audit log's DELETE trigger (tutor.append_only).
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA recursive_triggers=ON;",
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     })
@@ -215,6 +221,9 @@ CLIENT_ADDRESS_HEADER = os.environ.get("CLIENT_ADDRESS_HEADER", "")
 # For X-Forwarded-For: how many proxies we run in front of the site; the client is
 # the address that many entries from the right.
 TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "1"))
+# /healthz shows its details (host, database, queue, self-test) only with this bearer token or from a
+# private or loopback client address; everyone else reads {"status"} alone. Empty: no token accepted.
+HEALTH_TOKEN = os.environ.get("HEALTH_TOKEN", "")
 
 # Request bodies: above this the site answers 413 (problem+json under /api/).
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", str(5 * 512 * 1024)))  # 2.5 MiB

@@ -22,3 +22,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
 
 # The suite's many short sample texts ("증거 글") are real submissions; the minimum's own tests set the default.
 EVIDENCE_MIN_SUBMISSION_CHARS = 2
+
+# Each test rolls its checks back; a file outside the database would outlive them. Tests that need it set one.
+AUDIT_CHECKPOINT_FILE = None

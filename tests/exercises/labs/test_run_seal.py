@@ -13,7 +13,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from exercises.labs import records, services
-from exercises.labs.models import Lab, LabRun
+from exercises.labs.models import Lab, LabRun, SealEpoch
 from tests.conftest import signed_in
 from tutor import keys
 
@@ -145,14 +145,21 @@ def test_old_seals_verify_after_rotation_and_a_dropped_key_is_named(sealed_run: 
         assert sealed_run.seal_key_id == fresh.key_id and records.check_seal(sealed_run).verified
     with override_settings(SEAL_KEYS=old):
         check = records.check_seal(sealed_run)
-        assert check.state == "unknown_key" and fresh.key_id in check.message
+        assert check.state == "altered" and check.why == "unknown_key" and fresh.key_id in check.message
 
 
 def test_an_unfinished_or_unsealed_run_never_says_verified(sealed_run: LabRun) -> None:
+    """A seal stripped, or the status set back, reads altered; only rows before keyed seals read unsealed."""
     LabRun.objects.filter(pk=sealed_run.pk).update(seal="", seal_key_id="")
-    assert records.check_seal(LabRun.objects.get(pk=sealed_run.pk)).state == "unsealed"
+    assert records.check_seal(LabRun.objects.get(pk=sealed_run.pk)).state == "altered"
     LabRun.objects.filter(pk=sealed_run.pk).update(status=LabRun.Status.RUNNING)
-    assert records.check_seal(LabRun.objects.get(pk=sealed_run.pk)).state == "pending"
+    assert records.check_seal(LabRun.objects.get(pk=sealed_run.pk)).state == "altered"
+    SealEpoch.objects.update_or_create(pk=1, defaults={
+        "last_unkeyed_run_id": sealed_run.pk, "key_id": keys.current_key().key_id,
+        "seal": records.epoch_seal(sealed_run.pk, keys.current_key())})
+    assert records.check_seal(LabRun.objects.get(pk=sealed_run.pk)).state == "pending", "a row before keyed seals"
+    LabRun.objects.filter(pk=sealed_run.pk).update(status=LabRun.Status.OK)
+    assert records.check_seal(LabRun.objects.get(pk=sealed_run.pk)).state == "unsealed"
 
 
 def test_the_run_page_and_api_show_the_seal_what_it_covers_and_whether_it_verifies(

@@ -17,6 +17,8 @@ class Command(BaseCommand):
         report = audit.verify_chain()
         audit.save_check(kind=IntegrityCheck.Kind.AUDIT, checked=report.checked, problems=report.problems,
                          head_seq=report.head_seq, head_chain=report.head_chain)
+        for line in report.warnings:
+            self.stdout.write(f"WARN {line}")
         for line in report.problems:
             self.stdout.write(f"BREAK {line}")
         if not report.ok:
