@@ -13,7 +13,11 @@ Splits, kept apart:
   questions and gold claim spans (written for tuning issue 17's failure classes);
 - ``blind``: tests/data/grounding_blind_2026-12-04.yaml, the same schema, written by
   someone who never saw the engine and never tuned on. Only aggregate figures are printed
-  for it (``-v blind`` is refused).
+  for it (``-v blind`` is refused);
+- ``blind-b``: tests/data/grounding_blind_2026-12-04b.yaml, a second blind set in the same
+  schema, written the same day by another writer who saw neither the engine nor the first
+  blind set. The first blind set's per-check counts were seen once (one check's verdict was
+  then turned into a hold on principle); ``blind-b`` had been run by nobody before that.
 
 For sets of whole answers, claims are the gold spans (Markdown emphasis removed, as the
 splitter does), each linked to its answer's question for the second link policy, and the
@@ -63,6 +67,8 @@ JUDGEMENT_OF = {v: k for k, v in ALL_CODES.items()}
 STATUS_JUDGEMENT = {"answered": "grounded", "no_data": "no_data", "conditional": "pending"}
 BATCH = 5
 BLIND = DATA / "grounding_blind_2026-12-04.yaml"
+BLIND_B = DATA / "grounding_blind_2026-12-04b.yaml"
+BLIND_SETS = ("blind", "blind-b")
 # Hook for the answer-group feature: a function (items) -> backed share after instructors judged
 # the groups, or None. The answer-group code sets it; until then the column shows "-".
 GROUP_COVERAGE: Any = None
@@ -345,7 +351,7 @@ def main() -> None:
     parser.add_argument("--no-latency", action="store_true", help="skip the latency measurements")
     parser.add_argument("--no-blind", action="store_true", help="leave the blind set out")
     args = parser.parse_args()
-    if args.verbose == "blind":
+    if args.verbose in BLIND_SETS:
         parser.error("the blind set is never listed claim by claim: only its aggregate figures are printed")
     setup_django()
     print(f"grounding bench, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
@@ -359,8 +365,9 @@ def main() -> None:
         splits["heldout-chat"] = _claims_of(heldout, "heldout-chat")
     wholes: dict[str, list[dict[str, Any]]] = {}
     answer_sets = [("answers-dev", DATA / "grounding_answers_dev.yaml")]
-    if BLIND.exists() and not args.no_blind:
-        answer_sets.append(("blind", BLIND))
+    for blind_name, blind_path in (("blind", BLIND), ("blind-b", BLIND_B)):
+        if blind_path.exists() and not args.no_blind:
+            answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:
         splits[name], wholes[name] = answer_set(path, name)
     kinds = ("근거", "보류", "주장 아님")
@@ -409,7 +416,7 @@ def main() -> None:
         print(f"  {name}: backed by " + (", ".join(f"{k} {n}" for k, n in checks) or "nothing"))
     print()
     for name, figures in results.items():
-        if name == "blind":
+        if name in BLIND_SETS:
             continue  # per-tag figures would point at individual blind claims
         tags = figures["tags"]
         print(f"{name} by tag (given share / accuracy where given): " + ", ".join(
