@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from django.contrib.auth.models import User
 from django.db.models import F
 
-from tutor.accounts.registry import RecordKind, Row, delete_rows, register
+from tutor.accounts.registry import RecordKind, Row, delete_rows, not_personal, register
 
 from .models import Attempt, ClaimMark
 
@@ -37,3 +37,5 @@ register(RecordKind(name="grounding_attempts", title="근거 연습 시도", row
                     links=("grounding.Attempt.user",), erase=erase_attempts, order=20))
 register(RecordKind(name="grounding_marks", title="근거 연습 표시 (주장마다 근거·자료없음·보류)", rows=mark_rows,
                     erase=erase_marks, order=19))
+not_personal("grounding.GroupJudgement.judged_by",
+             "강사가 주장 묶음에 내린 판정: 여러 학습자의 피드백이 기대는 답안 키라서, 판정한 사람의 기록이 아니라 연습의 기록으로 남습니다")
