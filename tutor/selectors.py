@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from . import access
 from .errors import NotFound
-from .models import ApiToken, AuditEntry, Cohort
+from .models import ApiToken, AuditEntry, Membership
 from .services import TOKEN_PREFIX, token_digest
 
 # The tokens page shows the last use to the minute; touching it on every request made each poll of
@@ -43,6 +43,6 @@ def audit_entries_for(user: User, *, limit: int = 200) -> list[AuditEntry]:
         return list(entries[:limit])
     if not access.is_instructor(user):
         raise NotFound("찾을 수 없습니다.", reason="감사 기록: 강사·관리자만")
-    cohorts = Cohort.objects.taught_by(user)
-    people = get_user_model().objects.filter(Q(cohorts__in=cohorts) | Q(taught_cohorts__in=cohorts) | Q(pk=user.pk))
-    return list(entries.filter(actor__in=people.distinct())[:limit])
+    members = Membership.objects.filter(cohort__in=access.cohorts_where(user, access.Perm.AUDIT)).values("user_id")
+    people = get_user_model().objects.filter(Q(pk__in=members) | Q(pk=user.pk))
+    return list(entries.filter(actor__in=people)[:limit])

@@ -316,8 +316,8 @@ def gradebook_csv(request: SignedInRequest) -> HttpResponse:
 @require_safe
 def cohort_progress(request: SignedInRequest, cohort_id: int) -> HttpResponse:
     """Completion, self-report and review side by side, per learner and lesson; never merged."""
-    cohort = selectors.access_cohort(request.user, cohort_id)
-    learners = list(cohort.learners.order_by("username"))
+    cohort = selectors.access_cohort(request.user, cohort_id, access.Perm.READ_PROGRESS)
+    learners = selectors.learners_of(cohort)
     progress = progress_of_learners(learners, lessons=published_lessons())
     return render(request, "evidence/cohort_progress.html", {
         "cohort": cohort, "table": [(learner, progress[learner.pk]) for learner in learners],
