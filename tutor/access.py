@@ -49,7 +49,7 @@ class Perm(StrEnum):
     MANAGE_ROLES = "manage_roles"  # add co-instructors and assistants, change a member's role
 
 
-TEACHING = frozenset({CohortRole.INSTRUCTOR})
+TEACHING = frozenset({CohortRole.INSTRUCTOR, CohortRole.ASSISTANT})
 
 # The role table: which cohort roles hold each permission.
 GRANTS: dict[Perm, frozenset[str]] = {
@@ -57,7 +57,7 @@ GRANTS: dict[Perm, frozenset[str]] = {
     Perm.REVIEW: TEACHING,
     Perm.RELEASE: TEACHING,
     Perm.RESOLVE: TEACHING,
-    Perm.ASSIGN: TEACHING,
+    Perm.ASSIGN: frozenset({CohortRole.INSTRUCTOR}),
     Perm.READ_PROGRESS: TEACHING,
     Perm.EXPORT: frozenset({CohortRole.INSTRUCTOR}),
     Perm.AUDIT: frozenset({CohortRole.INSTRUCTOR}),

@@ -29,4 +29,5 @@ class CohortRole(models.TextChoices):
     """A person's role in one cohort (the role table)."""
 
     LEARNER = "learner", _("학습자")
+    ASSISTANT = "assistant", _("조교")
     INSTRUCTOR = "instructor", _("강사")
