@@ -12,6 +12,7 @@ from django.test import Client
 
 from lessons.models import Lesson
 from lessons.services import load_course
+from tests.smtp import smtp_server  # noqa: F401  (a real SMTP server for any test: tests/smtp.py)
 from tutor.models import Cohort, Membership
 from tutor.roles import CohortRole, Role
 

@@ -50,3 +50,12 @@ def check_seal_keys_from_environment(app_configs: Any, **kwargs: Any) -> list[ch
     if not os.environ.get("SEAL_KEYS"):
         return [checks.Warning("SEAL_KEYS is not set in the environment (using var/seal_keys).", id="tutor.W003")]
     return []
+
+
+@checks.register(checks.Tags.security, deploy=True)
+def check_mail_server(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
+    """A deployment without EMAIL_HOST writes its mail (password resets, invitations) to files nobody reads."""
+    if not settings.EMAIL_HOST:
+        return [checks.Warning("EMAIL_HOST is not set: mail is written to var/mail/ instead of being sent.",
+                               id="tutor.W004")]
+    return []

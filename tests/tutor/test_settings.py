@@ -39,6 +39,7 @@ def test_production_deploy_check_prints_no_warnings(tmp_path: Path) -> None:
         "SECRET_KEY": "a-long-random-secret-for-the-check-only-" + os.urandom(16).hex(),
         "SEAL_KEYS": "check:" + os.urandom(24).hex(),
         "ALLOWED_HOSTS": "tutor.example",
+        "EMAIL_HOST": "smtp.tutor.example",
         "TUTOR_VAR_DIR": str(tmp_path),
     }
     env.pop("DATABASE_URL", None)
@@ -76,3 +77,15 @@ def test_system_check_refuses_a_csp_with_unsafe_inline() -> None:
     with override_settings(CONTENT_SECURITY_POLICY=policy):
         assert [error.id for error in check_csp(None)] == ["tutor.E001"]
     assert check_csp(None) == []
+
+
+def test_production_deploy_check_warns_when_no_mail_server_is_set() -> None:
+    """Without EMAIL_HOST a deployment would write resets and invitations to files: check --deploy says so."""
+    from django.test import override_settings
+
+    from tutor.checks import check_mail_server
+
+    with override_settings(EMAIL_HOST=""):
+        assert [m.id for m in check_mail_server(None)] == ["tutor.W004"]
+    with override_settings(EMAIL_HOST="smtp.tutor.example"):
+        assert check_mail_server(None) == []

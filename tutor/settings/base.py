@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "django_tasks",
     "django_tasks_db",
     "tutor",
+    "tutor.mail",
     "lessons",
     "exercises.labs",
     "exercises.grounding",
@@ -281,3 +282,19 @@ LAB_WORKER_SILENT_AFTER_SECONDS = int(os.environ.get("LAB_WORKER_SILENT_AFTER_SE
 LAB_SELFTEST_RETRY_SECONDS = float(os.environ.get("LAB_SELFTEST_RETRY_SECONDS", "60"))
 # /healthz fails when the oldest waiting task has waited longer than this (no worker takes it).
 HEALTHZ_MAX_QUEUE_AGE_SECONDS = int(os.environ.get("HEALTHZ_MAX_QUEUE_AGE_SECONDS", "60"))
+
+# Mail (tutor.mail): Django's own settings, from the environment. Every message is queued in
+# the database and sent once by the task worker after the transaction that queued it commits.
+# Without EMAIL_HOST each message is written to var/mail/ as an .eml file instead.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587" if EMAIL_USE_TLS else "465" if EMAIL_USE_SSL else "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "20"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "근거 튜터 <no-reply@localhost>")
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+EMAIL_FILE_PATH = VAR_DIR / "mail"
+EMAIL_BACKEND = ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+                 else "tutor.mail.backends.EmlFileBackend")
