@@ -5,6 +5,7 @@ from django.urls import include, path
 
 from . import health, views
 from .api import api
+from .cohorts import views as cohort_views
 
 account_patterns = [
     path("sign-in/", views.SignInView.as_view(), name="sign-in"),
@@ -12,6 +13,8 @@ account_patterns = [
     path("api-tokens/", views.api_tokens, name="api-tokens"),
     path("api-tokens/<id:token_id>/revoke/", views.revoke_api_token, name="revoke-api-token"),
     path("audit/", views.audit_log, name="audit"),
+    path("invitation/<str:token>/", cohort_views.invitation, name="invitation"),
+    path("sign-up/", cohort_views.sign_up, name="sign-up"),
 ]
 
 urlpatterns = [
@@ -21,6 +24,7 @@ urlpatterns = [
     path("labs/", include("exercises.labs.urls")),
     path("exercises/", include("exercises.grounding.urls")),
     path("evidence/", include("exercises.evidence.urls")),
+    path("cohorts/", include("tutor.cohorts.urls")),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
 ]
