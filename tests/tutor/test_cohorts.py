@@ -8,6 +8,7 @@ import json
 import re
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -43,7 +44,7 @@ def csv_body(*rows: str, header: str = "name,email,student_id") -> bytes:
     return ("\n".join([header, *rows]) + "\n").encode("utf-8")
 
 
-def roster(client: Client, cohort: Cohort, body: bytes, *, dry_run: bool = False) -> object:
+def roster(client: Client, cohort: Cohort, body: bytes, *, dry_run: bool = False) -> Any:
     url = f"/api/cohorts/{cohort.pk}/roster" + ("?dry_run=1" if dry_run else "")
     return client.post(url, body, content_type="text/csv")
 

@@ -44,7 +44,7 @@ class InvitationForm(SetPasswordForm):
     """Django's set-password form (the site's password validators), labelled in Korean."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)
         self.fields["new_password1"].label = _("새 비밀번호")
         self.fields["new_password2"].label = _("새 비밀번호 확인")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.apps import apps
 from django.conf import settings
@@ -207,7 +207,7 @@ def move_learner(*, actor: User, cohort: Cohort, user: User, to: Cohort) -> Memb
 # Invitations
 
 
-def _issue(*, user: User, membership: Membership | None, actor: User | None, now: timezone.datetime
+def _issue(*, user: User, membership: Membership | None, actor: User | None, now: datetime
            ) -> tuple[Invitation, str]:
     raw = secrets.token_urlsafe(32)
     Invitation.objects.filter(user=user, membership=membership, used_at__isnull=True,
@@ -318,7 +318,7 @@ def _roster_rows(cohort: Cohort, text: str) -> tuple[list[roster_csv.RosterRow],
     emails = [row.key for row in rows if not row.problem]
     accounts: dict[str, User] = {}
     for user in (User.objects.annotate(email_key=Lower("email")).filter(email_key__in=emails).order_by("pk")):
-        accounts.setdefault(user.email_key, user)  # type: ignore[attr-defined]
+        accounts.setdefault(user.email_key, user)
     members = dict(Membership.objects.filter(cohort=cohort, user__in=[u.pk for u in accounts.values()])
                    .values_list("user_id", "status"))
     for row in rows:

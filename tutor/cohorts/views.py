@@ -220,7 +220,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
         join = JoinForm(request.POST or None, initial={"code": code})
         if request.method == "POST" and join.is_valid():
             try:
-                membership = services.join_with_code(user=request.user, code=join.cleaned_data["code"])  # type: ignore[arg-type]
+                membership = services.join_with_code(user=request.user, code=join.cleaned_data["code"])
             except NotFound as exc:
                 join.add_error("code", exc.detail)
             else:
