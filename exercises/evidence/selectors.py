@@ -512,6 +512,7 @@ class CohortWaiting:
 
     cohort: Cohort
     rows: list[WaitingRow]
+    may_change_settings: bool = False
 
 
 @dataclass
@@ -577,7 +578,8 @@ def waiting_list(instructor: AnyUser) -> list[CohortWaiting]:
         waiting.append((cohort, [row for row in rows if row.waiting_for_peers]))
     pool = reviewer_pool(instructor, {row.submission.task_id for _cohort, rows in waiting for row in rows})
     return [CohortWaiting(cohort=cohort, rows=[WaitingRow(row=row, candidates=pool.candidates_for(row.submission))
-                                               for row in rows])
+                                               for row in rows],
+                          may_change_settings=access.may_change_cohort_setting(instructor, cohort))
             for cohort, rows in waiting]
 
 
@@ -619,6 +621,11 @@ def review_grid(instructor: AnyUser, submission: Submission) -> ReviewGrid | Non
                           for review in reviews])
             for c in submission.rubric_version.criteria]
     return ReviewGrid(columns=columns, rows=rows)
+
+
+def may_export(user: AnyUser) -> bool:
+    """Whether the CSV exports and the audit log hold anything for this person (instructors, not assistants)."""
+    return access.cohorts_where(user, access.Perm.EXPORT).exists()
 
 
 def cohorts_of(instructor: AnyUser) -> list[Cohort]:
