@@ -461,3 +461,14 @@ def test_add_instructor_makes_an_account_that_may_create_cohorts(db: None) -> No
                                          "new_password2": "teacher-long-passphrase"})
     assert client.post("/api/cohorts", {"name": "김강사 반"}, content_type="application/json").status_code == 201
     assert json.loads(client.get("/api/cohorts").content)[0]["role"] == "instructor"
+
+
+def test_sign_up_is_throttled_like_sign_in(instructor: User, cohort: Cohort) -> None:
+    """Many sign-ups for one address from one client are slowed down with a Korean message, and mail stops."""
+    services.set_join_code(actor=instructor, cohort=cohort, enabled=True)
+    code = Cohort.objects.get(pk=cohort.pk).join_code
+    client = Client()
+    answers = [client.post("/account/sign-up/", {"code": code, "name": "반복", "email": "again@example.com"})
+               for _ in range(8)]
+    assert "요청이 너무 잦습니다" in answers[-1].content.decode()
+    assert OutboundMail.objects.filter(to="again@example.com").count() == 1

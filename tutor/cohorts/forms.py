@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth.forms import SetPasswordForm
+from django.http import HttpRequest
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tutor import throttle
+from tutor.errors import Throttled
 from tutor.roles import CohortRole
 
 
@@ -50,10 +56,28 @@ class InvitationForm(SetPasswordForm):
 
 
 class SignUpForm(forms.Form):
+    """A visitor's sign-up with a join code; counted under the sign-in throttle (per address and client)."""
+
     code = forms.CharField(label=_("참여 코드"), max_length=16)
     name = forms.CharField(label=_("이름"), max_length=150)
     email = forms.EmailField(label=_("이메일"), max_length=254,
                              help_text=_("이 주소로 확인 링크를 보냅니다. 링크를 열어 비밀번호를 정하면 가입이 끝납니다."))
+
+    def __init__(self, *args: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.request = request
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        if cleaned.get("email"):
+            try:
+                throttle.begin_attempt(username=f"sign-up:{cleaned['email']}",
+                                       address=throttle.client_address(self.request))
+            except Throttled as exc:
+                raise forms.ValidationError(
+                    gettext("요청이 너무 잦습니다. %(seconds)d초 뒤에 다시 시도하세요.") % {"seconds": exc.retry_after or 1},
+                    code="throttled") from exc
+        return cleaned
 
 
 class JoinForm(forms.Form):

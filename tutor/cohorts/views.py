@@ -227,7 +227,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
                 messages.success(request, _("'%(cohort)s' 기수에 들어왔습니다.") % {"cohort": membership.cohort.name})
                 return redirect("lessons:home")
         return render(request, "cohorts/sign_up.html", {"join": join})
-    form = SignUpForm(request.POST or None, initial={"code": code})
+    form = SignUpForm(request.POST or None, initial={"code": code}, request=request)
     if request.method == "POST" and form.is_valid():
         try:
             services.sign_up_with_code(code=form.cleaned_data["code"], name=form.cleaned_data["name"],
