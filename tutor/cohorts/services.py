@@ -379,21 +379,50 @@ def _enrol(*, actor: User, cohort: Cohort, rows: list[roster_csv.RosterRow], acc
     Membership.objects.bulk_update(again, ["role", "status", "invited_at", "student_id", "removed_at"])
     memberships = fresh + again
     Invitation.objects.filter(membership__in=again, used_at__isnull=True, revoked_at__isnull=True).update(revoked_at=now)
-    tokens = [secrets.token_urlsafe(32) for _ in memberships]
     expires = now + timedelta(days=settings.INVITATION_EXPIRY_DAYS)
     invitations = Invitation.objects.bulk_create([
-        Invitation(user=m.user, membership=m, digest=token_digest(raw), sent_by=actor, expires_at=expires)
-        for m, raw in zip(memberships, tokens, strict=True)])
-    for membership, invitation, raw in zip(memberships, invitations, tokens, strict=True):
-        invitation.user = membership.user
-        _mail_invitation(invitation=invitation, raw=raw, base_url=base_url, actor=actor, cohort=cohort)
+        Invitation(user=m.user, membership=m, digest=PENDING + secrets.token_hex(16), sent_by=actor, expires_at=expires)
+        for m in memberships])
+    ids = [invitation.pk for invitation in invitations]
+    transaction.on_commit(lambda: _enqueue_invitations(ids, site_url(base_url)))
     return len(memberships)
+
+
+# A roster's invitations are written in the request with a placeholder instead of a digest; the worker gives
+# each its token and mail (``send_invitations``), so 500 rows cost the request a few bulk queries.
+PENDING = "pending:"
+
+
+def _enqueue_invitations(ids: list[int], base_url: str) -> None:
+    from .tasks import send_invitations as task
+
+    task.enqueue(invitation_ids=ids, base_url=base_url)
+
+
+def send_invitations(*, invitation_ids: list[int], base_url: str) -> int:
+    """In the worker: give each pending invitation its token and queue its mail, once (a retried task finds
+    them no longer pending and sends nothing more). Return how many were sent."""
+    sent = 0
+    for invitation_id in invitation_ids:
+        with transaction.atomic():
+            raw = secrets.token_urlsafe(32)
+            issued = Invitation.objects.filter(pk=invitation_id, digest__startswith=PENDING, used_at__isnull=True,
+                                               revoked_at__isnull=True).update(digest=token_digest(raw))
+            if not issued:
+                continue
+            invitation = (Invitation.objects.select_related("user", "membership__cohort", "sent_by")
+                          .get(pk=invitation_id))
+            cohort = invitation.membership.cohort if invitation.membership else None
+            _mail_invitation(invitation=invitation, raw=raw, base_url=base_url, actor=invitation.sent_by,
+                             cohort=cohort)
+            sent += 1
+    return sent
 
 
 @transaction.atomic(durable=True)
 def accept_invitation(*, token: str, password: str) -> Invitation:
     """Use a live invitation: set the password, make the membership active; the link dies. The view signs in."""
-    invitation = (Invitation.objects.select_for_update().select_related("user", "membership__cohort")
+    invitation = (Invitation.objects.select_for_update(of=("self",)).select_related("user", "membership__cohort")
                   .filter(digest=token_digest(token)).first() if token else None)
     now = timezone.now()
     if invitation is None or invitation.used_at or invitation.revoked_at or invitation.expires_at <= now:
