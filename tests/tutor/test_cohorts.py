@@ -505,3 +505,22 @@ def test_sign_up_is_throttled_like_sign_in(instructor: User, cohort: Cohort) -> 
                for _ in range(8)]
     assert "요청이 너무 잦습니다" in answers[-1].content.decode()
     assert OutboundMail.objects.filter(to="again@example.com").count() == 1
+
+
+# Hostile input
+
+
+def test_odd_tokens_usernames_and_bodies_answer_plainly(instructor: User, cohort: Cohort) -> None:
+    """A made-up or huge invitation token, an odd member name and an oversized roster get 404/413/422, never 500."""
+    for token in ("x", "a" * 5000, "%00", "..%2F..%2Fetc"):
+        assert Client().get(f"/account/invitation/{token}/").status_code == 404
+    client = signed_in(instructor)
+    for name in ("nobody", "a" * 300, "%2e%2e"):
+        assert client.delete(f"/api/cohorts/{cohort.pk}/members/{name}").status_code == 404
+        assert client.post(reverse("cohorts:remove", args=[cohort.pk, name])).status_code == 404
+    huge = roster(client, cohort, b"name,email\n" + b"x,y@example.com\n" * 400_000, dry_run=True)
+    assert huge.status_code in (413, 422)
+    quoted = roster(client, cohort, b'name,email\n"unclosed,a@example.com\n', dry_run=True)
+    assert quoted.status_code in (200, 422)
+    assert client.post(f"/api/cohorts/{cohort.pk}/roster", b"\xff\xfe", content_type="text/csv").status_code == 422
+    assert client.get("/api/cohorts/99999999/members").status_code == 404
