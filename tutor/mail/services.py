@@ -20,9 +20,12 @@ import smtplib
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage, get_connection
+from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import F
+from django.http import HttpRequest
 from django.utils import timezone
 
 from tutor import audit
@@ -33,6 +36,15 @@ from .models import OutboundMail
 logger = logging.getLogger(__name__)
 
 MAX_SUBJECT = 200
+
+
+def absolute_url(path: str, *, request: HttpRequest | None = None) -> str:
+    """The full link for a mail body: ``SITE_URL`` when set, else the address the request came to."""
+    if settings.SITE_URL:
+        return settings.SITE_URL + path
+    if request is not None:
+        return request.build_absolute_uri(path)
+    return "http://localhost:8000" + path
 
 
 def message_id(key: str) -> str:
@@ -50,14 +62,21 @@ def queue_mail(*, to: str, subject: str, body: str, key: str,
     Idempotent per ``key`` (at most 200 characters, e.g. ``"password-reset:42:…"``):
     a second call with the same key returns the message already queued, unchanged.
     Put no secret in the key: it is shown to staff and named in the audit log.
+    ``to`` must be one valid address (``ValueError`` otherwise): validate people's
+    input in your form first.
     """
     if not key or len(key) > 200:
         raise ValueError("mail key must be 1-200 characters")
+    to = to.strip()
+    try:
+        validate_email(to)
+    except ValidationError as exc:
+        raise ValueError(f"not an e-mail address: {to!r}") from exc
     subject = " ".join(subject.split())[:MAX_SUBJECT]  # no header injection, one line
     with transaction.atomic(savepoint=False):
         mail, created = OutboundMail.objects.get_or_create(
             key=key,
-            defaults={"to": to.strip(), "subject": subject, "body": body,
+            defaults={"to": to, "subject": subject, "body": body,
                       "actor": actor if actor is not None and actor.is_authenticated else None},
         )
         if created:
