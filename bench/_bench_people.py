@@ -18,7 +18,7 @@ def main() -> None:
     from django.contrib.auth.models import Group, User
     from django.test import Client
 
-    from tutor.models import Cohort
+    from tutor.models import Cohort, Membership
     from tutor.roles import Role
     from tutor.services import issue_api_token
 
@@ -31,7 +31,7 @@ def main() -> None:
             user.set_password(uuid.uuid4().hex)
             user.save()
             user.groups.add(group)
-            cohort.learners.add(user)
+            Membership.objects.create(cohort=cohort, user=user)
         tokens.append(issue_api_token(user=user, name="bench")[1])
         client = Client()
         client.force_login(user)

@@ -13,8 +13,8 @@ from django.test import Client
 from lessons.models import Lesson
 from lessons.services import load_course
 from tests.smtp import smtp_server  # noqa: F401  (a real SMTP server for any test: tests/smtp.py)
-from tutor.models import Cohort
-from tutor.roles import Role
+from tutor.models import Cohort, Membership
+from tutor.roles import CohortRole, Role
 
 PASSWORD = "correct-horse-battery-staple"
 
@@ -35,16 +35,29 @@ def cohort(db: None) -> Cohort:
     return Cohort.objects.create(name="테스트 기수")
 
 
+def join(cohort: Cohort, user: User, role: str = CohortRole.LEARNER) -> Membership:
+    """Make ``user`` an active member of ``cohort`` in ``role`` (replacing any role they held there)."""
+    membership, _ = Membership.objects.update_or_create(
+        cohort=cohort, user=user, defaults={"role": role, "status": Membership.Status.ACTIVE})
+    return membership
+
+
 @pytest.fixture
 def make_user(db: None, cohort: Cohort) -> Callable[..., User]:
-    def make(username: str, role: Role | None = Role.LEARNER, *, in_cohort: bool = True) -> User:
-        user = User.objects.create_user(username=username, password=PASSWORD)
+    """A user in a site group (instructors and fixture admins) and, unless told otherwise, a member of
+    the test cohort: learners as learners, instructors as instructors, ``cohort_role`` for any other role."""
+
+    def make(username: str, role: Role | None = Role.LEARNER, *, in_cohort: bool = True,
+             cohort_role: str | None = None) -> User:
+        user = User.objects.create_user(username=username, password=PASSWORD, email=f"{username}@example.com")
         if role is not None:
             user.groups.add(Group.objects.get_or_create(name=role.value)[0])
-            if in_cohort and role is Role.LEARNER:
-                cohort.learners.add(user)
-            if in_cohort and role is Role.INSTRUCTOR:
-                cohort.instructors.add(user)
+        if in_cohort and cohort_role is not None:
+            join(cohort, user, cohort_role)
+        elif in_cohort and role is Role.LEARNER:
+            join(cohort, user, CohortRole.LEARNER)
+        elif in_cohort and role is Role.INSTRUCTOR:
+            join(cohort, user, CohortRole.INSTRUCTOR)
         return user
 
     return make

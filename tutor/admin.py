@@ -10,7 +10,7 @@ from django.http import HttpRequest
 
 from . import services
 from .forms import AdminSignInForm
-from .models import AuditEntry, Cohort, IntegrityCheck
+from .models import AuditEntry, Cohort, IntegrityCheck, Membership
 
 admin.site.site_header = "근거 튜터 관리"
 admin.site.login_form = AdminSignInForm
@@ -35,13 +35,21 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    fields = ["user", "role", "status", "student_id", "joined_at", "removed_at"]
+    readonly_fields = ["joined_at", "removed_at"]
+    autocomplete_fields = ["user"]
+
+
 @admin.register(Cohort)
 class CohortAdmin(admin.ModelAdmin):
     list_display = ["name", "created_at"]
-    filter_horizontal = ["instructors", "learners"]
+    inlines = [MembershipInline]
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        before = services.cohort_members(form.instance) if change else {"learners": [], "instructors": []}
+        before = services.cohort_members(form.instance) if change else {}
         super().save_related(request, form, formsets, change)
         services.record_membership_change(actor=request.user, cohort=form.instance, before=before)
 

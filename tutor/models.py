@@ -9,25 +9,29 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from .roles import CohortRole
+
 
 class CohortQuerySet(models.QuerySet["Cohort"]):
-    def taught_by(self, user: User | AnonymousUser) -> CohortQuerySet:
-        return self.filter(instructors=user)
+    def with_role(self, user: User | AnonymousUser, role: str) -> CohortQuerySet:
+        """Cohorts where ``user`` holds ``role`` in an active membership."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(pk__in=Membership.objects.active().filter(user=user, role=role).values("cohort_id"))
 
-    def attended_by(self, user: User) -> CohortQuerySet:
-        return self.filter(learners=user)
+    def taught_by(self, user: User | AnonymousUser) -> CohortQuerySet:
+        return self.with_role(user, CohortRole.INSTRUCTOR)
+
+    def attended_by(self, user: User | AnonymousUser) -> CohortQuerySet:
+        return self.with_role(user, CohortRole.LEARNER)
 
 
 class Cohort(models.Model):
-    """A group of learners taught together by one or more instructors."""
+    """A group of learners taught together by one or more instructors; who is in it is ``Membership``."""
 
     name = models.CharField(_("이름"), max_length=100, unique=True)
-    instructors = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="taught_cohorts", blank=True, verbose_name=_("강사")
-    )
-    learners = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="cohorts", blank=True, verbose_name=_("학습자")
-    )
+    join_code = models.CharField(_("참여 코드"), max_length=16, blank=True, db_index=True,
+                                 help_text="self sign-up code; empty when turned off")
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = CohortQuerySet.as_manager()
@@ -39,6 +43,83 @@ class Cohort(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class MembershipQuerySet(models.QuerySet["Membership"]):
+    def active(self) -> MembershipQuerySet:
+        return self.filter(status=Membership.Status.ACTIVE, user__is_active=True)
+
+
+class Membership(models.Model):
+    """A person's role in one cohort, with how far they are in (invited, active, removed).
+
+    One row per person and cohort; removing someone keeps the row (and all their
+    records) with status ``removed``.
+    """
+
+    class Status(models.TextChoices):
+        INVITED = "invited", _("초대됨")
+        ACTIVE = "active", _("참여 중")
+        REMOVED = "removed", _("제외됨")
+
+    cohort = models.ForeignKey(Cohort, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("기수"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(_("역할"), max_length=20, choices=CohortRole.choices, default=CohortRole.LEARNER)
+    status = models.CharField(_("상태"), max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    student_id = models.CharField(_("학번"), max_length=40, blank=True)
+    invited_at = models.DateTimeField(null=True, blank=True)
+    joined_at = models.DateTimeField(null=True, blank=True)
+    removed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = MembershipQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("기수 구성원")
+        verbose_name_plural = _("기수 구성원")
+        ordering = ["cohort", "role", "user__username"]
+        constraints = [models.UniqueConstraint(fields=["cohort", "user"], name="membership_once_per_cohort")]
+        indexes = [models.Index(fields=["user", "status"]), models.Index(fields=["cohort", "role", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.cohort} · {self.user} ({self.get_role_display()}, {self.get_status_display()})"
+
+
+def members_of(cohorts: Cohort | models.QuerySet[Cohort], role: str = CohortRole.LEARNER) -> models.QuerySet[User]:
+    """The people holding ``role`` actively in ``cohorts`` (one cohort or a queryset of them)."""
+    memberships = Membership.objects.active().filter(role=role)
+    if isinstance(cohorts, Cohort):
+        memberships = memberships.filter(cohort=cohorts)
+    else:
+        memberships = memberships.filter(cohort__in=cohorts)
+    return User.objects.filter(pk__in=memberships.values("user_id"))
+
+
+class Invitation(models.Model):
+    """A one-time link that lets a person set their password (and join a cohort, when it names a membership).
+
+    Only the SHA-256 digest of its token is kept. Sending again revokes the
+    earlier link; accepting sets ``used_at``.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
+    membership = models.ForeignKey(Membership, null=True, blank=True, on_delete=models.CASCADE,
+                                   related_name="invitations", help_text="the cohort it joins (none for an account)")
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    sent_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="+")
+
+    class Meta:
+        verbose_name = _("초대")
+        verbose_name_plural = _("초대")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"초대 #{self.pk} ({self.created_at:%Y-%m-%d})"
 
 
 class ApiTokenQuerySet(models.QuerySet["ApiToken"]):

@@ -10,27 +10,44 @@ from django.db.models import Q
 from tutor.accounts.registry import RecordKind, Row, delete_rows, not_personal, register
 
 from . import services
-from .models import ApiToken, AuditEntry, Cohort, KnownSignInAddress, SignInThrottle
+from .models import (
+    ApiToken,
+    AuditEntry,
+    Cohort,
+    Invitation,
+    KnownSignInAddress,
+    Membership,
+    SignInThrottle,
+)
 
 
 def cohort_rows(user: User) -> Sequence[Row]:
-    rows: list[Row] = [{"cohort": name, "role": "learner"}
-                       for name in Cohort.objects.attended_by(user).values_list("name", flat=True)]
-    rows += [{"cohort": name, "role": "instructor"}
-             for name in Cohort.objects.taught_by(user).values_list("name", flat=True)]
-    return rows
+    """Every membership: cohort, role, status, student id and dates."""
+    return [{"cohort": m.cohort.name, "role": m.role, "status": m.status, "student_id": m.student_id,
+             "invited_at": m.invited_at, "joined_at": m.joined_at, "removed_at": m.removed_at}
+            for m in Membership.objects.filter(user=user).select_related("cohort").order_by("created_at", "pk")]
 
 
 def leave_cohorts(user: User) -> int:
-    """Take them out of every cohort, each change audited as the admin's membership changes are."""
+    """Take them out of every cohort (their memberships go), each change audited as the admin's are."""
     left = 0
-    for cohort in Cohort.objects.filter(Q(learners=user) | Q(instructors=user)).distinct():
+    for cohort in Cohort.objects.filter(memberships__user=user).distinct():
         before = services.cohort_members(cohort)
-        cohort.learners.remove(user)
-        cohort.instructors.remove(user)
+        Membership.objects.filter(cohort=cohort, user=user).delete()
         services.record_membership_change(actor=None, cohort=cohort, before=before)  # type: ignore[arg-type]
         left += 1
     return left
+
+
+def invitation_rows(user: User) -> Sequence[Row]:
+    """Invitations sent to them (never the link: only its digest is stored, and that is not shown)."""
+    return [{"cohort": i.membership.cohort.name if i.membership else "", "created_at": i.created_at,
+             "expires_at": i.expires_at, "used_at": i.used_at, "revoked_at": i.revoked_at}
+            for i in Invitation.objects.filter(user=user).select_related("membership__cohort").order_by("created_at")]
+
+
+def erase_invitations(user: User) -> int:
+    return delete_rows(Invitation.objects.filter(user=user))
 
 
 def token_rows(user: User) -> Sequence[Row]:
@@ -52,7 +69,8 @@ def erase_addresses(user: User) -> int:
     keys = Q()
     for name in names:
         keys |= (Q(key=f"account:{name}") | Q(key__startswith=f"pair:{name}|")
-                 | Q(key=f"account:reset:{name}") | Q(key__startswith=f"pair:reset:{name}|"))
+                 | Q(key=f"account:reset:{name}") | Q(key__startswith=f"pair:reset:{name}|")
+                 | Q(key=f"account:sign-up:{name}") | Q(key__startswith=f"pair:sign-up:{name}|"))
     SignInThrottle.objects.filter(keys).delete()
     return delete_rows(KnownSignInAddress.objects.filter(user=user))
 
@@ -65,7 +83,10 @@ def audit_rows(user: User) -> Sequence[Row]:
 
 
 register(RecordKind(name="cohorts", title="기수 (소속과 역할)", rows=cohort_rows,
-                    links=("tutor.Cohort.learners", "tutor.Cohort.instructors"), erase=leave_cohorts, order=50))
+                    links=("tutor.Membership.user",), erase=leave_cohorts, order=50))
+register(RecordKind(name="invitations", title="받은 초대 (링크는 저장하지 않음)", rows=invitation_rows,
+                    links=("tutor.Invitation.user",), erase=erase_invitations, order=40))
+not_personal("tutor.Invitation.sent_by", "초대를 보낸 강사: 초대받은 사람의 기록 (강사가 탈퇴하면 비워짐)")
 register(RecordKind(name="api_tokens", title="API 토큰 (비밀값은 저장하지 않음)", rows=token_rows,
                     links=("tutor.ApiToken.user",), erase=erase_tokens, order=50))
 register(RecordKind(name="sign_in_addresses", title="로그인한 주소 (IP)", rows=address_rows,

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.apps import apps
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db.models import CharField, Q, QuerySet, Subquery
 from django.db.models.functions import Cast
@@ -13,7 +12,7 @@ from django.utils import timezone
 
 from . import access
 from .errors import NotFound
-from .models import ApiToken, AuditEntry, Cohort
+from .models import ApiToken, AuditEntry, members_of
 from .services import TOKEN_PREFIX, token_digest
 
 # The tokens page shows the last use to the minute; touching it on every request made each poll of
@@ -68,7 +67,6 @@ def audit_entries_for(user: User, *, limit: int = 200) -> list[AuditEntry]:
         return list(entries[:limit])
     if not access.is_instructor(user):
         raise NotFound("찾을 수 없습니다.", reason="감사 기록: 강사·관리자만")
-    learners = (get_user_model().objects.filter(cohorts__in=Cohort.objects.taught_by(user))
-                .exclude(pk=user.pk).distinct().values("pk"))
+    learners = (members_of(access.cohorts_where(user, access.Perm.AUDIT)).exclude(pk=user.pk).values("pk"))
     shown = Q(actor=user) | _about_people(learners) | Q(hour__isnull=False, actor__in=learners)
     return list(entries.filter(shown)[:limit])

@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 
 from . import audit
 from .errors import NotFound
-from .models import ApiToken, Cohort
+from .models import ApiToken, Cohort, Membership
 
 TOKEN_PREFIX = "gt_"
 
@@ -53,8 +53,12 @@ def record_bad_token(*, raw: str, path: str) -> None:
 
 
 def cohort_members(cohort: Cohort) -> dict[str, list[int]]:
-    return {"learners": sorted(cohort.learners.values_list("pk", flat=True)),
-            "instructors": sorted(cohort.instructors.values_list("pk", flat=True))}
+    """The user ids of the cohort's active members, by role."""
+    members: dict[str, list[int]] = {}
+    for role, user_id in (Membership.objects.active().filter(cohort=cohort).order_by("role", "user_id")
+                          .values_list("role", "user_id")):
+        members.setdefault(role, []).append(user_id)
+    return members
 
 
 def record_membership_change(*, actor: User | AnonymousUser, cohort: Cohort, before: dict[str, list[int]]) -> None:
@@ -62,6 +66,7 @@ def record_membership_change(*, actor: User | AnonymousUser, cohort: Cohort, bef
     after = cohort_members(cohort)
     if after == before:
         return
-    change = {role: {"added": sorted(set(after[role]) - set(before[role])),
-                     "removed": sorted(set(before[role]) - set(after[role]))} for role in after}
+    change = {role: {"added": sorted(set(after.get(role, [])) - set(before.get(role, []))),
+                     "removed": sorted(set(before.get(role, [])) - set(after.get(role, [])))}
+              for role in sorted(set(after) | set(before))}
     audit.record(actor=actor, action="cohort.members", target=cohort, before=before, after=after, detail=change)

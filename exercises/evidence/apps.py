@@ -36,6 +36,12 @@ class EvidenceConfig(AppConfig):
 
         return record_links_of(user)
 
+    def member_left(self, *, actor: Any, user: Any, cohort: Any) -> None:
+        """Called by ``tutor.cohorts.services`` when someone leaves a cohort: their peer leases there end."""
+        from .peer import release_leases_of_leaver
+
+        release_leases_of_leaver(actor=actor, reviewer=user, cohort=cohort)
+
     def fixture_uses(self, fixture: Any) -> list[Any]:
         """Called by ``lessons.fixture_refs.uses_of``: evidence tasks on the fixture, by the lines they quote."""
         from .selectors import fixture_uses

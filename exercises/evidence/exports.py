@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.contrib.auth import get_user_model
 from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from lessons.selectors import progress_of_learners, published_lessons
+from tutor import access
 from tutor.access import AnyUser
 from tutor.accounts.selectors import display_name
-from tutor.models import Cohort
+from tutor.models import Cohort, Membership, members_of
+from tutor.roles import CohortRole
 from tutor.spreadsheet import BOM, FORMULA_STARTS, neutralise, to_csv  # noqa: F401  (the shared rule)
 
 from .models import Review, Submission
@@ -29,7 +30,7 @@ def local_time(value: datetime | None) -> str:
 
 
 def _submissions_of_cohorts(instructor: AnyUser) -> list[Submission]:
-    learners = get_user_model().objects.filter(cohorts__in=instructor_cohorts(instructor)).distinct()
+    learners = members_of(instructor_cohorts(instructor, access.Perm.EXPORT))
     return list(Submission.objects.submitted().filter(author__in=learners)
                 .select_related("task", "author", "rubric_version", "fixture_version")
                 .prefetch_related("reviews__reviewer", "reviews__flags", "reviews__rubric_version",
@@ -86,10 +87,12 @@ def gradebook_rows(instructor: AnyUser) -> list[list[object]]:
     Read for the whole class at once (memberships, progress, reviews), so the
     file costs the same few queries for 5 learners or 50.
     """
-    cohorts = list(instructor_cohorts(instructor))
-    learners = list(get_user_model().objects.filter(cohorts__in=cohorts).distinct().order_by("username")
-                    .prefetch_related(Prefetch("cohorts", queryset=Cohort.objects.filter(pk__in=[c.pk for c in cohorts])
-                                               .order_by("name"), to_attr="cohorts_in_export")))
+    cohorts = list(instructor_cohorts(instructor, access.Perm.EXPORT))
+    learners = list(members_of(Cohort.objects.filter(pk__in=[c.pk for c in cohorts])).order_by("username")
+                    .prefetch_related(Prefetch("memberships", to_attr="memberships_in_export",
+                                               queryset=Membership.objects.active().filter(
+                                                   role=CohortRole.LEARNER, cohort__in=[c.pk for c in cohorts])
+                                               .select_related("cohort").order_by("cohort__name"))))
     progress = progress_of_learners(learners, lessons=published_lessons())
     reviews_of: dict[int, list[Review]] = {}
     for review in (Review.objects.filter(submission__author__in=learners)
@@ -98,7 +101,7 @@ def gradebook_rows(instructor: AnyUser) -> list[list[object]]:
         reviews_of.setdefault(review.submission.author_id, []).append(review)
     rows: list[list[object]] = [["learner", "cohorts", "lesson", "completion", "self_report", "review_levels"]]
     for learner in learners:
-        names = ", ".join(c.name for c in learner.cohorts_in_export)
+        names = ", ".join(m.cohort.name for m in learner.memberships_in_export)
         for entry in progress[learner.pk]:
             completion = (f"{entry.parts_reached}/{entry.parts_total}" + (f"; labs {entry.labs_run}"
                           if entry.labs_run else "")) if entry.opened_at else ""

@@ -22,7 +22,7 @@ from exercises.labs.models import LabRun
 from exercises.labs.services import code_digest, request_run, server_run_key
 from tutor import access, audit
 from tutor.errors import Conflict, NotFound, TutorError
-from tutor.models import Cohort
+from tutor.models import Cohort, members_of
 from tutor.text import real_characters
 
 from .models import (
@@ -75,6 +75,21 @@ def expire_leases(*, now: datetime | None = None) -> int:
     return len(expired)
 
 
+def release_leases_of_leaver(*, actor: User, reviewer: User, cohort: Cohort) -> int:
+    """End the live leases a person held on work of ``cohort``'s learners when they leave it (the work goes back
+    to the pool); called inside the caller's transaction. Return how many."""
+    now = timezone.now()
+    leases = list(PeerAllocation.objects.live(now).select_for_update()
+                  .filter(reviewer=reviewer, submission__author__in=members_of(cohort)))
+    for allocation in leases:
+        allocation.ended_at, allocation.end = now, PeerAllocation.End.RETURNED
+        allocation.return_reason = _("기수에서 나가 돌려줌")
+        allocation.save(update_fields=["ended_at", "end", "return_reason"])
+        audit.record(actor=actor, action="peer.lease_released", target=allocation.submission,
+                     reason=allocation.return_reason, detail={"allocation": allocation.pk, "reviewer": reviewer.pk})
+    return len(leases)
+
+
 class NoPeerWork(NotFound):
     """Nothing to review right now: a normal state of the task page, not a missing page."""
 
@@ -96,7 +111,7 @@ def allocate_peer_work(*, reviewer: User, task: EvidenceTask) -> PeerAllocation:
     live = PeerAllocation.objects.live(now).filter(reviewer=reviewer, submission__task=task).first()
     if live is not None:
         return live
-    classmates = get_user_model().objects.filter(cohorts__in=Cohort.objects.attended_by(reviewer))
+    classmates = members_of(Cohort.objects.attended_by(reviewer))
     candidate = (
         latest_submitted(task).filter(author__in=classmates).exclude(author=reviewer)
         .exclude(author__in=handed_authors(reviewer, task))

@@ -25,7 +25,8 @@ from tutor import access
 from tutor.access import AnyUser
 from tutor.accounts.selectors import display_name
 from tutor.errors import NotFound
-from tutor.models import Cohort
+from tutor.models import Cohort, Membership, members_of
+from tutor.roles import CohortRole
 
 from .models import (
     INSUFFICIENT,
@@ -450,7 +451,8 @@ def _minimums(pairs: list[tuple[int, EvidenceTask]]) -> dict[tuple[int, int], in
     A learner in several cohorts waits for the lowest minimum among them; a
     cohort that set none uses the file's default, and so does a learner in none.
     """
-    memberships = Cohort.learners.through.objects.filter(user_id__in={author for author, _task in pairs})
+    memberships = Membership.objects.active().filter(role=CohortRole.LEARNER,
+                                                     user_id__in={author for author, _task in pairs})
     cohorts_of: dict[int, list[int]] = {}
     for user_id, cohort_id in memberships.values_list("user_id", "cohort_id"):
         cohorts_of.setdefault(user_id, []).append(cohort_id)
@@ -529,11 +531,12 @@ class QueueRow:
         return self.peer_done < self.peer_min and not self.has_instructor_review
 
 
-def instructor_cohorts(instructor: AnyUser) -> QuerySet[Cohort]:
+def instructor_cohorts(instructor: AnyUser, perm: access.Perm = access.Perm.REVIEW) -> QuerySet[Cohort]:
+    """The cohorts where the asker may do ``perm``; 404 for someone not on any cohort's teaching side."""
     access.require_sign_in(instructor)
     if not access.is_instructor(instructor):
         raise NotFound(_("찾을 수 없습니다."))
-    return Cohort.objects.all() if instructor.is_superuser else Cohort.objects.taught_by(instructor)
+    return access.cohorts_where(instructor, perm)
 
 
 def _queue_row(submission: Submission, minimum: int) -> QueueRow:
@@ -575,7 +578,7 @@ def instructor_queue(instructor: AnyUser, *, cohort_id: int | None = None, task_
     cohorts = instructor_cohorts(instructor)
     if cohort_id:
         cohorts = cohorts.filter(pk=cohort_id)
-    learners = get_user_model().objects.filter(cohorts__in=cohorts).distinct()
+    learners = members_of(cohorts)
     submissions = sorted(_newest_submissions(learners, task_slug), key=lambda s: (s.submitted_at, s.pk),
                          reverse=QUEUE_SORTS.get(sort, False))
     minimums = peer_minimums_of(submissions)
@@ -605,6 +608,7 @@ class CohortWaiting:
 
     cohort: Cohort
     rows: list[WaitingRow]
+    may_change_settings: bool = False
 
 
 @dataclass
@@ -637,7 +641,7 @@ class ReviewerPool:
 def reviewer_pool(instructor: AnyUser, tasks: Iterable[int]) -> ReviewerPool:
     """The ``ReviewerPool`` of the learners of every cohort the instructor teaches, for the given task ids."""
     task_ids = set(tasks)
-    learners = get_user_model().objects.filter(cohorts__in=instructor_cohorts(instructor)).distinct()
+    learners = members_of(instructor_cohorts(instructor, access.Perm.ASSIGN))
     ids = learners.values("pk")
     must_practise = set(CalibrationExample.objects.filter(task_id__in=task_ids, is_active=True)
                         .values_list("task_id", flat=True))
@@ -666,11 +670,12 @@ def waiting_list(instructor: AnyUser) -> list[CohortWaiting]:
     waiting: list[tuple[Cohort, list[QueueRow]]] = []
     for cohort in cohorts:
         rows = [_queue_row(s, chosen.get((s.task_id, cohort.pk), s.task.default_min_peer_reviews))
-                for s in _newest_submissions(cohort.learners.all())]
+                for s in _newest_submissions(members_of(cohort))]
         waiting.append((cohort, [row for row in rows if row.waiting_for_peers]))
     pool = reviewer_pool(instructor, {row.submission.task_id for _cohort, rows in waiting for row in rows})
     return [CohortWaiting(cohort=cohort, rows=[WaitingRow(row=row, candidates=pool.candidates_for(row.submission))
-                                               for row in rows])
+                                               for row in rows],
+                          may_change_settings=access.may_change_cohort_setting(instructor, cohort))
             for cohort, rows in waiting]
 
 
@@ -714,24 +719,36 @@ def review_grid(instructor: AnyUser, submission: Submission) -> ReviewGrid | Non
     return ReviewGrid(columns=columns, rows=rows)
 
 
+def may_export(user: AnyUser) -> bool:
+    """Whether the CSV exports and the audit log hold anything for this person (instructors, not assistants)."""
+    return access.cohorts_where(user, access.Perm.EXPORT).exists()
+
+
 def cohorts_of(instructor: AnyUser) -> list[Cohort]:
-    return list(Cohort.objects.taught_by(instructor))
+    """The cohorts whose work the asker reviews (the queue's cohort filter)."""
+    return list(access.cohorts_where(instructor, access.Perm.REVIEW)) if instructor.is_authenticated else []
+
+
+def learners_of(cohort: Cohort) -> list[User]:
+    """The cohort's active learners by username (the caller has passed ``access_cohort``)."""
+    return list(members_of(cohort).order_by("username"))
 
 
 def access_cohort_learner(instructor: AnyUser, cohort_id: int, username: str) -> tuple[Cohort, User]:
     """A learner of a cohort this instructor may see; 404 for anyone outside it, as for another cohort."""
-    cohort = access_cohort(instructor, cohort_id)
-    learner = cohort.learners.filter(username=username).first()
+    cohort = access_cohort(instructor, cohort_id, access.Perm.READ_PROGRESS)
+    learner = members_of(cohort).filter(username=username).first()
     if learner is None:
         raise NotFound(_("이 기수에 그런 학습자는 없습니다."))
     return cohort, learner
 
 
-def access_cohort(instructor: AnyUser, cohort_id: int) -> Cohort:
-    """A cohort whose settings and progress this instructor may see; 404 for another cohort's instructor."""
+def access_cohort(instructor: AnyUser, cohort_id: int,
+                  perm: access.Perm = access.Perm.CHANGE_SETTINGS) -> Cohort:
+    """A cohort where the asker may do ``perm`` (by default change its settings); 404 for anyone else."""
     access.require_sign_in(instructor)
     cohort = Cohort.objects.filter(pk=cohort_id).first()
-    if cohort is None or not access.may_change_cohort_setting(instructor, cohort):
+    if cohort is None or not access.may(instructor, perm, cohort):
         raise NotFound(_("그런 기수는 없습니다."))
     return cohort
 

@@ -23,7 +23,7 @@ from lessons.content import ContentError
 from lessons.models import Fixture, Lesson
 from tutor import access, audit
 from tutor.errors import Conflict, NotFound, TutorError
-from tutor.models import Cohort
+from tutor.models import Cohort, members_of
 from tutor.text import real_characters
 
 from .content import criteria_digest, read_tasks
@@ -219,11 +219,12 @@ def _review_cohort(*, reviewer: User, submission: Submission, kind: str,
     """The cohort a review is written in, whose instructors release it."""
     of_author = Cohort.objects.attended_by(submission.author).order_by("pk")
     if kind == access.INSTRUCTOR_REVIEW:
-        return of_author.filter(instructors=reviewer).first() or of_author.first()
+        return of_author.filter(pk__in=access.cohorts_where(reviewer, access.Perm.REVIEW)).first() or of_author.first()
     if kind == access.PEER_REVIEW and allocation is not None:
-        if allocation.assigned_by_id:
-            return of_author.filter(instructors=allocation.assigned_by_id).first() or of_author.first()
-        return of_author.filter(learners=reviewer).first() or of_author.first()
+        if allocation.assigned_by is not None:
+            return (of_author.filter(pk__in=access.cohorts_where(allocation.assigned_by, access.Perm.ASSIGN)).first()
+                    or of_author.first())
+        return of_author.filter(pk__in=Cohort.objects.attended_by(reviewer)).first() or of_author.first()
     return None
 
 
@@ -341,8 +342,8 @@ def release_task(*, instructor: User, task: EvidenceTask) -> int:
     submissions had something released."""
     if not access.is_instructor(instructor):
         raise NotFound(_("그런 과제는 없습니다."))
-    cohorts = Cohort.objects.taught_by(instructor) if not instructor.is_superuser else Cohort.objects.all()
-    submissions = Submission.objects.submitted().filter(task=task, author__cohorts__in=cohorts).distinct()
+    cohorts = access.cohorts_where(instructor, access.Perm.RELEASE)
+    submissions = Submission.objects.submitted().filter(task=task, author__in=members_of(cohorts))
     return sum(1 for s in submissions if release_reviews(instructor=instructor, submission=s, reason=_("과제 단위 공개")))
 
 

@@ -273,7 +273,7 @@ def queue(request: SignedInRequest) -> HttpResponse:
         disagreement="disagreement" in request.GET, sort=request.GET.get("sort", "oldest"),
     )
     return render(request, "evidence/queue.html", {
-        "rows": rows, "cohorts": selectors.cohorts_of(request.user),
+        "rows": rows, "cohorts": selectors.cohorts_of(request.user), "may_export": selectors.may_export(request.user),
         "waiting": selectors.waiting_list(request.user),
         "tasks": selectors.active_tasks(),
         "filters": request.GET,
@@ -321,8 +321,8 @@ def gradebook_csv(request: SignedInRequest) -> HttpResponse:
 @require_safe
 def cohort_progress(request: SignedInRequest, cohort_id: int) -> HttpResponse:
     """Completion, self-report and review side by side, per learner and lesson; never merged."""
-    cohort = selectors.access_cohort(request.user, cohort_id)
-    learners = list(cohort.learners.order_by("username"))
+    cohort = selectors.access_cohort(request.user, cohort_id, access.Perm.READ_PROGRESS)
+    learners = selectors.learners_of(cohort)
     progress = progress_of_learners(learners, lessons=published_lessons())
     return render(request, "evidence/cohort_progress.html", {
         "cohort": cohort, "table": [(learner, progress[learner.pk]) for learner in learners],

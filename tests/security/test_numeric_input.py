@@ -90,7 +90,7 @@ def submission(course: list[Lesson], learner: User) -> Submission:
 def test_instructor_forms_refuse_bad_numbers_in_korean(submission: Submission, instructor: User) -> None:
     """Reviewer id, minimum and cohort filter: a bad number is refused (404 / Korean message), never 500."""
     client = client_that_never_raises(instructor)
-    cohort = Cohort.objects.taught_by(instructor).get(learners=submission.author)
+    cohort = Cohort.objects.taught_by(instructor).filter(pk__in=Cohort.objects.attended_by(submission.author)).get()
     for bad in BAD_NUMBERS:
         assign = client.post(reverse("evidence:assign", args=[submission.pk]), {"reviewer": bad})
         assert assign.status_code == 404 and "학습자" in assign.content.decode()

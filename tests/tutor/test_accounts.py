@@ -13,7 +13,7 @@ from django.test import Client, override_settings
 
 from tests.conftest import PASSWORD, signed_in
 from tutor.access import is_fixture_admin, is_instructor
-from tutor.models import ApiToken, Cohort
+from tutor.models import ApiToken, Cohort, members_of
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +90,7 @@ def test_demo_accounts_get_generated_passwords_and_roles(tmp_path: Path, setting
     for _, username, password in lines:
         assert Client().post("/account/sign-in/", {"username": username, "password": password}).status_code == 302
     cohort = Cohort.objects.get()
-    assert is_instructor(cohort.instructors.get()) and cohort.learners.count() == 2
+    assert is_instructor(members_of(cohort, "instructor").get()) and members_of(cohort).count() == 2
     assert is_fixture_admin(User.objects.get(username="fixture_admin"))
     call_command("create_demo_accounts", "--if-absent")  # idempotent
     assert User.objects.count() == 4

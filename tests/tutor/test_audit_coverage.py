@@ -120,15 +120,22 @@ def test_failed_sign_ins_are_a_summary_per_account_and_hour(learner: User) -> No
 
 
 def test_cohort_membership_changes_in_the_admin_are_audited(cohort: Cohort, learner: User, other_learner: User) -> None:
+    """Setting a membership to removed in the admin's cohort page leaves a cohort.members entry naming who left."""
     admin = User.objects.create_superuser("root", password="x-very-long-password")
-    response = signed_in(admin).post(f"/admin/tutor/cohort/{cohort.pk}/change/", {
-        "name": cohort.name, "learners": [learner.pk], "instructors": [],
-    })
+    rows = list(cohort.memberships.order_by("user_id"))
+    data = {"name": cohort.name, "memberships-TOTAL_FORMS": len(rows), "memberships-INITIAL_FORMS": len(rows),
+            "memberships-MIN_NUM_FORMS": 0, "memberships-MAX_NUM_FORMS": 1000}
+    for n, row in enumerate(rows):
+        data |= {f"memberships-{n}-id": row.pk, f"memberships-{n}-cohort": cohort.pk,
+                 f"memberships-{n}-user": row.user_id, f"memberships-{n}-role": row.role,
+                 f"memberships-{n}-status": "removed" if row.user_id == other_learner.pk else row.status,
+                 f"memberships-{n}-student_id": ""}
+    response = signed_in(admin).post(f"/admin/tutor/cohort/{cohort.pk}/change/", data)
     assert response.status_code == 302
     entry = AuditEntry.objects.about(cohort).get(action="cohort.members")
     assert entry.actor == admin
-    assert entry.detail["learners"] == {"added": [], "removed": [other_learner.pk]}
-    assert entry.before["learners"] == sorted([learner.pk, other_learner.pk]) and entry.after["learners"] == [learner.pk]
+    assert entry.detail["learner"] == {"added": [], "removed": [other_learner.pk]}
+    assert entry.before["learner"] == sorted([learner.pk, other_learner.pk]) and entry.after["learner"] == [learner.pk]
 
 
 def test_new_lab_rubric_and_fixture_versions_leave_entries(course: list[Lesson]) -> None:

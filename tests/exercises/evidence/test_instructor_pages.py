@@ -13,7 +13,7 @@ from django.urls import reverse
 from exercises.evidence import peer, services
 from exercises.evidence.models import INSUFFICIENT, CohortTaskSetting, EvidenceTask, Submission
 from lessons.models import Lesson
-from tests.conftest import signed_in
+from tests.conftest import join, signed_in
 from tutor.models import AuditEntry, Cohort
 from tutor.roles import Role
 
@@ -73,7 +73,7 @@ def test_waiting_submission_can_be_assigned_or_its_minimum_lowered(learner: User
 def test_csv_export_lists_only_the_instructors_cohorts(learner: User, make_user, instructor: User, task: EvidenceTask) -> None:
     submitted(learner, task)
     stranger = make_user("stranger", in_cohort=False)
-    Cohort.objects.create(name="다른 기수").learners.add(stranger)
+    join(Cohort.objects.create(name="다른 기수"), stranger)
     submitted(stranger, task)
     response = signed_in(instructor).get(reverse("evidence:export"))
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
@@ -116,7 +116,7 @@ def test_release_per_task_covers_only_the_instructors_cohorts(learner: User, oth
                                                               instructor: User, task: EvidenceTask) -> None:
     mine = submitted(learner, task)
     stranger = make_user("stranger", in_cohort=False)
-    Cohort.objects.create(name="다른 기수").learners.add(stranger)
+    join(Cohort.objects.create(name="다른 기수"), stranger)
     theirs = submitted(stranger, task)
     services.record_review(reviewer=instructor, submission=mine, kind="instructor", judgements=levels(mine, 0),
                            comment="")

@@ -17,7 +17,7 @@ from exercises.evidence.models import EvidenceTask, Submission
 from exercises.grounding import services as grounding_services
 from exercises.grounding.models import Exercise
 from lessons.models import Lesson
-from tests.conftest import signed_in
+from tests.conftest import join, signed_in
 from tutor.models import Cohort
 from tutor.roles import Role
 
@@ -63,7 +63,7 @@ def test_a_learner_page_is_only_for_the_learners_own_instructors(
     """Another cohort's instructor, a learner and an unknown name all get 404."""
     url = reverse("evidence:cohort-learner", args=[cohort.pk, "learner"])
     outsider = make_user("far", Role.INSTRUCTOR, in_cohort=False)
-    Cohort.objects.create(name="다른 기수").instructors.add(outsider)
+    join(Cohort.objects.create(name="다른 기수"), outsider, "instructor")
     assert signed_in(outsider).get(url).status_code == 404
     assert signed_in(other_learner).get(url).status_code == 404
     assert signed_in(instructor).get(reverse("evidence:cohort-learner", args=[cohort.pk, "nobody"])).status_code == 404

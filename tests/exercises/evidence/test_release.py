@@ -10,7 +10,7 @@ from django.urls import reverse
 from exercises.evidence import peer, services
 from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Review, Submission
 from lessons.models import Lesson
-from tests.conftest import signed_in
+from tests.conftest import join, signed_in
 from tutor.errors import NotFound
 from tutor.models import AuditEntry, Cohort
 from tutor.roles import Role
@@ -63,9 +63,9 @@ def test_release_is_scoped_to_the_releasing_instructors_cohort(learner: User, in
     """A learner in two cohorts: one instructor's release leaves the other cohort's instructor review unreleased,
     and that instructor's review gets 404 from the first instructor."""
     other_cohort = Cohort.objects.create(name="둘째 기수")
-    other_cohort.learners.add(learner)
+    join(other_cohort, learner)
     second = make_user("teacher2", Role.INSTRUCTOR, in_cohort=False)
-    other_cohort.instructors.add(second)
+    join(other_cohort, second, "instructor")
     mine = submitted(learner, task)
     theirs = services.record_review(reviewer=second, submission=mine, kind="instructor", judgements=levels(mine, 0),
                                     comment="둘째 기수 강사의 의견")
@@ -88,7 +88,7 @@ def test_another_cohorts_instructor_gets_404_for_release_and_settings(learner: U
                                                                       cohort: Cohort, task: EvidenceTask) -> None:
     """An instructor who does not teach the learner's cohort cannot release its reviews or change its settings."""
     outsider = make_user("far", Role.INSTRUCTOR, in_cohort=False)
-    Cohort.objects.create(name="먼 기수").instructors.add(outsider)
+    join(Cohort.objects.create(name="먼 기수"), outsider, "instructor")
     mine = submitted(learner, task)
     review = services.record_review(reviewer=instructor, submission=mine, kind="instructor",
                                     judgements=levels(mine, 0), comment="")

@@ -22,7 +22,7 @@ from exercises.evidence.models import (
 from lessons.content import ContentError
 from lessons.models import Lesson
 from lessons.services import load_course
-from tests.conftest import signed_in
+from tests.conftest import join, signed_in
 from tutor.errors import TutorError
 from tutor.models import Cohort
 from tutor.roles import Role
@@ -142,9 +142,9 @@ def test_a_cohort_of_one_has_working_actions(make_user, instructor: User, task: 
     """A lone learner shows on the waiting list; the instructor can assign a learner of another cohort they teach,
     review it themselves, or lower that cohort's minimum."""
     solo_cohort = Cohort.objects.create(name="혼자 기수")
-    solo_cohort.instructors.add(instructor)
+    join(solo_cohort, instructor, "instructor")
     solo = make_user("solo", in_cohort=False)
-    solo_cohort.learners.add(solo)
+    join(solo_cohort, solo)
     mine = submitted(solo, task)
     helper = make_user("helper")  # in the instructor's other cohort
     client = signed_in(instructor)
@@ -190,7 +190,7 @@ def test_gates_seen_from_the_other_side(learner: User, other_learner: User, inst
     assert as_peer.post(reverse("evidence:resolve-disagreement", args=[mine.pk]), {"reason": "x"}).status_code == 404
     assert as_peer.post(reverse("evidence:assign", args=[mine.pk]), {"reviewer": other_learner.pk}).status_code == 404
     stranger = make_user("stranger", in_cohort=False)
-    Cohort.objects.create(name="남의 기수").learners.add(stranger)
+    join(Cohort.objects.create(name="남의 기수"), stranger)
     submitted(stranger, task, "남의 글")
     response = signed_in(instructor).post(reverse("evidence:assign", args=[mine.pk]), {"reviewer": stranger.pk})
     assert response.status_code == 404 and not mine.allocations.filter(reviewer=stranger).exists()

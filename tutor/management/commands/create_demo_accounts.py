@@ -10,9 +10,10 @@ from django.conf import settings
 from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
+from django.utils import timezone
 
-from tutor.models import Cohort
-from tutor.roles import Role
+from tutor.models import Cohort, Membership
+from tutor.roles import CohortRole, Role
 
 ACCOUNTS = [
     ("instructor", "김강사", Role.INSTRUCTOR),
@@ -52,14 +53,15 @@ class Command(BaseCommand):
     def _create(self) -> list[str]:
         cohort, _ = Cohort.objects.get_or_create(name=COHORT)
         lines = []
+        now = timezone.now()
         for username, full_name, role in ACCOUNTS:
             password = secrets.token_urlsafe(12)
             user = User.objects.create_user(username=username, password=password, first_name=full_name)
             user.groups.add(Group.objects.get_or_create(name=role.value)[0])
             if role is Role.INSTRUCTOR:
-                cohort.instructors.add(user)
+                Membership.objects.create(cohort=cohort, user=user, role=CohortRole.INSTRUCTOR, joined_at=now)
             elif role is Role.LEARNER:
-                cohort.learners.add(user)
+                Membership.objects.create(cohort=cohort, user=user, role=CohortRole.LEARNER, joined_at=now)
             else:
                 user.is_staff = True  # the fixture admin works in the Django admin
                 user.save(update_fields=["is_staff"])
