@@ -68,8 +68,8 @@ def check_authority(proposal):
     """형식이 맞아도, 모델이 정할 수 없는 상태라면 여기서 멈춥니다."""
     status = proposal["status"]
     # ---------------------------------------------------------------
-    # TODO(실습): 여기에 assert 두 줄을 쓰세요.
-    #   1) status가 PERSON_ONLY 안에 있으면 AssertionError로 멈춘다.
+    # TODO(실습): 여기에 검사 두 개를 쓰세요 (assert 두 줄, 또는 if ...: raise PermissionError(...)).
+    #   1) status가 PERSON_ONLY 안에 있으면 멈춘다 (AssertionError 또는 PermissionError).
     #      메시지에는 그 상태 이름과, 사람만 정할 수 있다는 말을 넣는다.
     #   2) status가 MODEL_MAY_PROPOSE 안에 있는지 확인한다.
     # 지금은 아무것도 확인하지 않으므로 아래 self_test가 실패합니다.
@@ -82,7 +82,7 @@ def self_test(proposal):
         forged = dict(proposal, status=forged_status)
         try:
             check_authority(forged)
-        except AssertionError:
+        except (AssertionError, PermissionError):  # assert (실습) 또는 raise PermissionError (실제 서비스)
             continue
         raise SystemExit(
             f"자체 점검 실패: status={forged_status!r}인 사본이 권한 검사를 그냥 통과했습니다. "
