@@ -91,3 +91,35 @@ def test_approval_gate_starter_fails_run(tmp_path: Path) -> None:
     """The starter (TODO empty) does not already pass the run step."""
     assert failing_checks("structured-output", "approval-gate", starter("structured-output", "approval-gate"),
                           "run", tmp_path) != []
+
+
+@pytest.mark.parametrize("step", ["run", "inject", "restore"])
+def test_mcp_stdio_reference_passes_each_step(step: str, tmp_path: Path) -> None:
+    """The mcp-stdio lab's reference host speaks 2026-07-28 (and shows 2025) and passes every checked step."""
+    assert failing_checks("mcp-stdio", "mcp-stdio", solution("mcp-stdio", "mcp-stdio"), step, tmp_path) == []
+
+
+def test_mcp_stdio_host_without_meta_fails(tmp_path: Path) -> None:
+    """A host that skips the per-request _meta (the 2025 habit, without a handshake) is refused by the server."""
+    code = solution("mcp-stdio", "mcp-stdio")
+    wrong = code.replace("        if self.meta is not None and method != \"server/discover\":",
+                         "        if False:")
+    assert wrong != code
+    failed = failing_checks("mcp-stdio", "mcp-stdio", wrong, "run", tmp_path)
+    assert "speaks-current" in failed and "exits-zero" in failed
+
+
+def test_mcp_stdio_server_refuses_an_unknown_version(tmp_path: Path) -> None:
+    """A request whose _meta names a version the server does not speak gets -32022 with the supported list."""
+    code = solution("mcp-stdio", "mcp-stdio").replace(
+        '"io.modelcontextprotocol/protocolVersion": CURRENT_VERSION,',
+        '"io.modelcontextprotocol/protocolVersion": "1900-01-01",')
+    result = run_plain("mcp-stdio", "mcp-stdio", code, tmp_path)
+    assert result.exit_code != 0
+    assert "-32022" in result.stdout + result.stderr and "2026-07-28" in result.stdout + result.stderr
+
+
+def test_mcp_stdio_starter_fails_run(tmp_path: Path) -> None:
+    """The starter (host allowlist TODO empty) does not already pass the run step."""
+    assert "host-refused" in failing_checks("mcp-stdio", "mcp-stdio", starter("mcp-stdio", "mcp-stdio"), "run",
+                                            tmp_path)
