@@ -112,3 +112,110 @@ def validate_yaml_list(model: type[M], data: Any, text: str, path: Path) -> list
     except ValidationError as exc:
         raise ContentError(validation_message(exc, text, path, root=("items",))) from exc
 
+
+
+# --- evidence.yaml (read by exercises.evidence.content) ---
+
+
+class RubricLevel(Strict):
+    key: Slug
+    label: Text
+    description: Text
+    points: int | None = None
+
+
+class RubricCriterion(Strict):
+    key: Slug
+    title: Text
+    levels: list[RubricLevel] = Field(min_length=2)
+
+
+class Rubric(Strict):
+    criteria: list[RubricCriterion] = Field(min_length=1)
+
+
+class CalibrationReference(Strict):
+    level: str
+    why: Text
+
+
+class CalibrationExample(Strict):
+    key: Slug
+    text: Text
+    reference: dict[Slug, CalibrationReference]
+
+
+class EvidenceTaskSpec(Strict):
+    slug: Slug
+    kind: Literal["practice", "transfer", "explain"]
+    title: Text
+    instructions: str = ""
+    fixture: Slug | None = None
+    attach_runs: bool = False
+    min_peer_reviews: int = Field(default=1, ge=0)
+    rubric: Rubric
+    calibration: list[CalibrationExample] | None = None
+
+
+class EvidenceFile(Strict):
+    tasks: list[EvidenceTaskSpec] = Field(default_factory=list)
+
+
+# --- exercises/<slug>/exercise.yaml (read by exercises.grounding.content) ---
+
+Judgement = Literal["grounded", "no_data", "pending"]
+
+
+class ExerciseQuestion(Strict):
+    key: Slug
+    text: Text
+    judgement: Judgement
+    evidence: list[int] = Field(default_factory=list)
+    required: list[int] | None = None
+    facts: list[str] = Field(default_factory=list)
+    terms: list[str] = Field(default_factory=list)
+    explanation: Text
+
+
+class VariantQuestion(Strict):
+    key: Slug
+    judgement: Judgement
+    evidence: list[int] = Field(default_factory=list)
+    required: list[int] | None = None
+    facts: list[str] = Field(default_factory=list)
+    terms: list[str] = Field(default_factory=list)
+    explanation: Text
+
+
+class ExerciseVariant(Strict):
+    key: Slug
+    title: Text
+    fixture: Slug
+    questions: list[VariantQuestion] = Field(default_factory=list)
+
+
+class SampleClaim(Strict):
+    text: Text
+    relation: Literal["restates", "silent", "contradicts", "partial", "conditional", "not_claim"]
+    lines: list[int] = Field(default_factory=list)
+    question: Slug | None = None
+    explanation: Text
+
+
+class ExerciseSample(Strict):
+    key: Slug
+    title: Text
+    variant: Slug | None = None
+    text: Text
+    claims: list[SampleClaim]
+
+
+class ExerciseFile(Strict):
+    title: Text
+    order: int = 0
+    summary: str = ""
+    fixture: Slug
+    prompt: Text
+    questions: list[ExerciseQuestion] = Field(min_length=1)
+    variants: list[ExerciseVariant] = Field(default_factory=list)
+    samples: list[ExerciseSample] = Field(default_factory=list)
