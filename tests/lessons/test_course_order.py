@@ -168,9 +168,11 @@ def test_unpublished_prerequisite_is_not_named_to_a_learner(client: Client) -> N
     hidden = Lesson.objects.get(slug="tool-calls")
     set_lesson_published(lesson=hidden, published=False, actor=None, reason="시험")
     page = client.get(reverse("lessons:detail", args=["tool-retries"])).content.decode()
-    assert 'href="/lessons/tool-calls/"' not in page
+    header = page.split('id="lesson-title"', 1)[1].split("학습 목표", 1)[0]
+    assert "먼저 할 레슨:" not in header and "도구 호출:" not in header
     catalogue = client.get(reverse("lessons:catalogue")).content.decode()
-    assert 'href="/lessons/tool-calls/"' not in catalogue
+    section = catalogue.split('id="course-map-title"', 1)[1].split("</section>", 1)[0]
+    assert 'href="/lessons/tool-calls/"' not in section and 'href="/lessons/tool-retries/"' in section
 
 
 @pytest.mark.django_db
