@@ -166,17 +166,6 @@ class EvidenceFile(Strict):
 Judgement = Literal["grounded", "no_data", "pending"]
 
 
-class ExerciseQuestion(Strict):
-    key: Slug
-    text: Text
-    judgement: Judgement
-    evidence: list[int] = Field(default_factory=list)
-    required: list[int] | None = None
-    facts: list[str] = Field(default_factory=list)
-    terms: list[str] = Field(default_factory=list)
-    explanation: Text
-
-
 class VariantQuestion(Strict):
     key: Slug
     judgement: Judgement
@@ -184,7 +173,11 @@ class VariantQuestion(Strict):
     required: list[int] | None = None
     facts: list[str] = Field(default_factory=list)
     terms: list[str] = Field(default_factory=list)
-    explanation: Text
+    explanation: str = ""
+
+
+class ExerciseQuestion(VariantQuestion):
+    text: Text
 
 
 class ExerciseVariant(Strict):
@@ -197,9 +190,10 @@ class ExerciseVariant(Strict):
 class SampleClaim(Strict):
     text: Text
     relation: Literal["restates", "silent", "contradicts", "partial", "conditional", "not_claim"]
+    judgement: Judgement | Literal["not_claim"] | None = None  # optional; the loader checks it fits the relation
     lines: list[int] = Field(default_factory=list)
     question: Slug | None = None
-    explanation: Text
+    explanation: str = ""
 
 
 class ExerciseSample(Strict):
