@@ -120,7 +120,7 @@ def validate_yaml_list(model: type[M], data: Any, text: str, path: Path) -> list
 class RubricLevel(Strict):
     key: Slug
     label: Text
-    description: Text
+    description: str = ""  # required by the loader, which names the task, criterion and level in Korean
     points: int | None = None
 
 
@@ -136,7 +136,7 @@ class Rubric(Strict):
 
 class CalibrationReference(Strict):
     level: str
-    why: Text
+    why: str = ""  # required by the loader, with its own message
 
 
 class CalibrationExample(Strict):
