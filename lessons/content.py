@@ -18,6 +18,13 @@ from typing import Any
 import yaml
 from django.urls import reverse
 
+from .content_schema import (
+    CourseFile,
+    LessonFrontMatter,
+    SelfCheckItem,
+    validate_yaml,
+    validate_yaml_list,
+)
 from .diagrams import DIAGRAM_NAME, UnsafeDiagram, check_svg
 from .models import PartKey, SelfCheck
 from .rendering import RenderedPart, UnknownImage, render_part
@@ -114,6 +121,9 @@ class LessonSource:
     objectives: list[str] = field(default_factory=list)
     diagrams: list[DiagramSource] = field(default_factory=list)
     digest: str = field(default="")
+    requires: list[str] = field(default_factory=list)
+    lab_minutes: int = 0
+    task_minutes: int = 0
 
 
 def sha256(data: bytes) -> str:
@@ -139,6 +149,8 @@ def split_front_matter(text: str, path: Path) -> tuple[dict[str, Any], str]:
     meta = parse_yaml(head) or {}
     if not isinstance(meta, dict):
         raise ContentError(f"{path}: front matter는 키-값 묶음이어야 합니다.")
+    # Shape first (unknown or misspelt keys, wrong kinds), reported at the file's own line numbers.
+    validate_yaml(LessonFrontMatter, meta, head, path, first_line=2)
     return meta, body
 
 
@@ -170,19 +182,14 @@ def split_parts(body: str, path: Path) -> list[tuple[str, str, str]]:
 def read_self_checks(path: Path) -> list[SelfCheckSource]:
     if not path.exists():
         return []
-    items = parse_yaml(_read_text(path)) or []
+    text = _read_text(path)
+    items = validate_yaml_list(SelfCheckItem, parse_yaml(text), text, path)
     checks: list[SelfCheckSource] = []
-    for index, item in enumerate(items, start=1):
-        try:
-            check = SelfCheckSource(**{k: str(item[k]).strip() for k in ("key", "question", "answer", "explanation")})
-        except (KeyError, TypeError) as exc:
-            raise ContentError(f"{path}: {index}번째 문항에 key/question/answer/explanation이 모두 필요합니다.") from exc
-        check.kind = str(item.get("kind", "recall"))
-        if check.kind not in SELF_CHECK_KINDS:
-            raise ContentError(f"{path}: 문항 '{check.key}'의 kind는 predict 또는 recall이어야 합니다.")
-        if not SLUG.match(check.key) or check.key in {c.key for c in checks}:
-            raise ContentError(f"{path}: 문항 키 '{check.key}'가 잘못되었거나 겹칩니다.")
-        checks.append(check)
+    for item in items:
+        if item.key in {c.key for c in checks}:
+            raise ContentError(f"{path}: 문항 키 '{item.key}'가 겹칩니다.")
+        checks.append(SelfCheckSource(key=item.key, question=item.question, answer=item.answer,
+                                      explanation=item.explanation, kind=item.kind))
     return checks
 
 
@@ -275,11 +282,32 @@ def read_lesson(folder: Path) -> LessonSource:
         objectives=read_objectives(meta, path),
         diagrams=diagrams,
         digest=folder_digest(folder),
+        requires=[str(slug) for slug in meta.get("requires") or []],
+        lab_minutes=int(meta.get("lab_minutes", 0)),
+        task_minutes=int(meta.get("task_minutes", 0)),
     )
 
 
 def read_course(content_dir: Path) -> tuple[dict[str, Any], list[LessonSource]]:
     """Read ``course.yaml`` and every lesson folder under ``content_dir``."""
-    course_meta = parse_yaml(_read_text(content_dir / "course.yaml")) or {}
+    path = content_dir / "course.yaml"
+    text = _read_text(path)
+    course_meta = parse_yaml(text) or {}
+    validate_yaml(CourseFile, course_meta, text, path)
     lessons = [read_lesson(p) for p in sorted(content_dir.iterdir()) if (p / "lesson.md").is_file()]
+    check_requires(lessons, content_dir)
     return course_meta, lessons
+
+
+def check_requires(lessons: list[LessonSource], content_dir: Path) -> None:
+    """Every ``requires:`` names a lesson of the course that comes earlier in ``order`` (so no cycle)."""
+    order = {lesson.slug: lesson.order for lesson in lessons}
+    for lesson in lessons:
+        for slug in lesson.requires:
+            if slug not in order:
+                raise ContentError(f"{content_dir / lesson.slug / 'lesson.md'}: requires의 '{slug}'는 없는 레슨입니다.")
+            if order[slug] >= lesson.order:
+                raise ContentError(
+                    f"{content_dir / lesson.slug / 'lesson.md'}: requires의 '{slug}'(order {order[slug]})가 "
+                    f"이 레슨(order {lesson.order})보다 앞에 와야 합니다."
+                )

@@ -46,6 +46,37 @@ def _listed_lessons(user: AnyUser) -> LessonQuerySet:
     return lessons if access.may_see_unpublished(user) else lessons.published()
 
 
+@dataclass(frozen=True)
+class MapEntry:
+    """One lesson on the course map: what to do first (only lessons ``user`` may see) and how long it takes."""
+
+    lesson: Lesson
+    requires: list[Lesson]
+
+    @property
+    def total_minutes(self) -> int:
+        version = self.lesson.current_version
+        return version.minutes + version.lab_minutes + version.task_minutes if version else 0
+
+
+def course_map(user: AnyUser, lessons: Sequence[Lesson] | None = None) -> list[MapEntry]:
+    """The course in order with each lesson's prerequisites, as ``user`` may see them."""
+    listed = list(lessons) if lessons is not None else visible_lessons(user)
+    by_slug = {lesson.slug: lesson for lesson in listed}
+    return [
+        MapEntry(lesson=lesson, requires=[by_slug[s] for s in lesson.current_version.requires if s in by_slug])
+        for lesson in listed
+        if lesson.current_version is not None
+    ]
+
+
+def required_lessons(user: AnyUser, lesson: Lesson) -> list[Lesson]:
+    """The lessons ``lesson`` asks to be done first, among those ``user`` may read, in course order."""
+    version = lesson.current_version
+    slugs = list(version.requires) if version is not None else []
+    return list(_listed_lessons(user).filter(slug__in=slugs).order_by("order", "slug")) if slugs else []
+
+
 def published_lessons() -> list[Lesson]:
     """What every learner sees, in course order (a cohort's progress table is over these)."""
     return list(Lesson.objects.with_current().filter(current_version__isnull=False).published()

@@ -114,6 +114,9 @@ def _create_version(*, lesson: Lesson, source: LessonSource) -> LessonVersion:
         title=source.title,
         summary=source.summary,
         minutes=source.minutes,
+        lab_minutes=source.lab_minutes,
+        task_minutes=source.task_minutes,
+        requires=source.requires,
         parts=[part.as_json() for part in source.parts],
         objectives=source.objectives,
     )

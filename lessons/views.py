@@ -34,10 +34,14 @@ def home(request: Request) -> HttpResponse:
 
 @require_safe
 def catalogue(request: Request) -> HttpResponse:
-    return page_cache.for_visitors("catalogue", request, lambda: render(
-        request, "lessons/catalogue.html",
-        {"course": Course.objects.first(), "lessons": selectors.visible_lessons(request.user)},
-    ))
+    def page() -> HttpResponse:
+        lessons = selectors.visible_lessons(request.user)
+        return render(request, "lessons/catalogue.html", {
+            "course": Course.objects.first(), "lessons": lessons,
+            "course_map": selectors.course_map(request.user, lessons),
+        })
+
+    return page_cache.for_visitors("catalogue", request, page)
 
 
 @require_safe
@@ -62,6 +66,7 @@ def _lesson_page(request: Request, slug: str) -> HttpResponse:
             "self_checks": [(check, reports.get(check.key)) for check in version.self_checks.all()],
             "files": list(version.files.all()),
             "next_lesson": selectors.next_lesson(request.user, lesson),
+            "required_lessons": selectors.required_lessons(request.user, lesson),
             "confidence_choices": SelfReport.Confidence.choices,
             "self_check_part": PartKey.SELF_CHECK.value,
             "explain_part": PartKey.EXPLAIN.value,

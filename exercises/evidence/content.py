@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from lessons.content import SLUG, ContentError, parse_yaml
+from lessons.content_schema import EvidenceFile, validate_yaml
 from lessons.rendering import render_markdown
 
 from .models import INSUFFICIENT, EvidenceTask
@@ -21,7 +22,9 @@ def read_tasks(folder: Path) -> list[dict[str, Any]]:
     path = folder / "evidence.yaml"
     if not path.is_file():
         return []
-    spec = parse_yaml(path.read_text(encoding="utf-8")) or {}
+    text = path.read_text(encoding="utf-8")
+    spec = parse_yaml(text) or {}
+    validate_yaml(EvidenceFile, spec, text, path)
     tasks = []
     for order, raw in enumerate(spec.get("tasks", []), start=1):
         slug = str(raw.get("slug", ""))

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from lessons.content import SLUG, ContentError, parse_yaml
+from lessons.content_schema import ExerciseFile, validate_yaml
 
 from .engine import split_claims
 from .models import JUDGEMENT_FOR, Judgement, Relation
@@ -68,7 +69,9 @@ def read_exercise(folder: Path, *, line_counts: dict[str, int] | None = None) ->
     path = folder / "exercise.yaml"
     if not SLUG.match(folder.name):
         raise ContentError(f"{folder}: 연습 폴더 이름은 소문자, 숫자, '-'만 쓸 수 있습니다.")
-    spec = parse_yaml(path.read_text(encoding="utf-8")) or {}
+    text = path.read_text(encoding="utf-8")
+    spec = parse_yaml(text) or {}
+    validate_yaml(ExerciseFile, spec, text, path)
     questions: list[dict[str, Any]] = []
     for order, raw in enumerate(spec.get("questions", []), start=1):
         key = str(raw.get("key", ""))

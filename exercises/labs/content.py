@@ -10,15 +10,19 @@ from pathlib import Path
 from typing import Any
 
 from lessons.content import SLUG, ContentError, parse_yaml
+from lessons.content_schema import validate_yaml
 from lessons.rendering import render_markdown
 
 from .checking import CHECK_KINDS
+from .content_schema import LabFile
 from .models import Lab
 
 
 def read_lab(folder: Path) -> dict[str, Any]:
     path = folder / "lab.yaml"
-    spec = parse_yaml(path.read_text(encoding="utf-8")) or {}
+    text = path.read_text(encoding="utf-8")
+    spec = parse_yaml(text) or {}
+    validate_yaml(LabFile, spec, text, path)
     if not SLUG.match(folder.name):
         raise ContentError(f"{folder}: 실습 폴더 이름은 소문자, 숫자, '-'만 쓸 수 있습니다.")
     checks = {check["id"]: check for check in spec.get("checks", [])}

@@ -155,3 +155,20 @@ def ontology_outcomes(result: RunResult) -> tuple[bool, str]:
     if leaked:
         return False, _("학생의 줄에 보이면 안 되는 학습요소가 있습니다: %(keys)s") % {"keys": ", ".join(leaked)}
     return True, _("열 질문의 결과 종류가 모두 맞고, 학생에게 미게시·미수강 학습요소가 보이지 않습니다.")
+
+
+# --- issue 21: the structured-output lab accepts the raise its lesson recommends ---
+
+AUTHORITY_REFUSALS = ("AssertionError", "PermissionError")
+
+
+def refused_by_authority_check(result: RunResult) -> tuple[bool, str]:
+    """The approval-gate lab: the forged status stops the program with an assert or with PermissionError.
+
+    The lesson recommends ``raise PermissionError`` for real services (an ``assert`` vanishes under
+    ``python -O``), so both count; any other exception (a KeyError, a SystemExit) does not.
+    """
+    from .checking import raised_exception  # checking imports this module
+
+    raised = raised_exception(result.stderr)
+    return raised in AUTHORITY_REFUSALS, _("발생한 예외: %(name)s") % {"name": raised or _("없음")}

@@ -47,10 +47,10 @@ def test_changed_file_makes_a_new_version_and_keeps_the_old(content: Path) -> No
 
 def test_removed_lesson_is_unpublished_not_deleted(content: Path) -> None:
     load_course(content_dir=content)
-    shutil.rmtree(content / "tool-calls")
+    shutil.rmtree(content / "ontology-questions")
     report = load_course(content_dir=content)
-    lesson = Lesson.objects.get(slug="tool-calls")
-    assert report.unpublished == ["tool-calls"]
+    lesson = Lesson.objects.get(slug="ontology-questions")
+    assert report.unpublished == ["ontology-questions"]
     assert not lesson.is_published
     assert lesson.versions.count() == 1
     assert AuditEntry.objects.about(lesson).filter(action="lesson.unpublish").exists()

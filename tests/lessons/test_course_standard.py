@@ -18,7 +18,9 @@ from django.conf import settings
 from lessons.content import read_lesson
 
 NOT_YET_AT_STANDARD: set[str] = set()
-SEED_FILE = re.compile(r"\d{3}_[0-9a-f]{16}\.txt")
+# Part 12 names the seed by its title (「…」 after "과정 원고"), never by a path of the authoring machine.
+SEED_TITLE = re.compile(r"과정 원고 「[^」]+」")
+AUTHORING_PATH = re.compile(r"/work/|/home/|/tmp/|\d{3}_[0-9a-f]{16}\.txt")
 LESSONS = sorted(p for p in settings.CONTENT_DIR.iterdir() if (p / "lesson.md").is_file())
 
 
@@ -46,8 +48,10 @@ def shortfalls(folder: Path) -> list[str]:
             if not all(str(level.get("description", "")).strip() for level in criterion.get("levels", [])):
                 missing.append(f"{task.get('slug')}/{criterion.get('key')}: 설명 없는 수준")
     sources = source.parts[-1].rendered.html
-    if not SEED_FILE.search(sources):
-        missing.append("출처에 시드 파일 이름 없음")
+    if not SEED_TITLE.search(sources):
+        missing.append("출처에 시드 제목(과정 원고 「…」) 없음")
+    if AUTHORING_PATH.search("".join(part.rendered.html for part in source.parts)):
+        missing.append("작성한 기계의 파일 경로가 본문에 있음")
     if "인수" in "".join(part.rendered.html for part in source.parts):
         missing.append("'인수' 대신 '인자'")
     return missing

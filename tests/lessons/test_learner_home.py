@@ -58,7 +58,7 @@ def test_visitor_home_and_cards_speak_plainly(client: Client, course: list[Lesso
     """A visitor sees no resume, no "판 1" on cards and no defensive notice about certifying."""
     page = client.get("/").content.decode()
     assert "이어서 하기" not in page
-    assert "판 1" not in page and "읽는 데 약" in page
+    assert "판 1" not in page and "읽기 약" in page
     assert page.count("인증") <= 1, "one notice about mastery at most, not four"
     catalogue = client.get(reverse("lessons:catalogue")).content.decode()
     assert "판 1" not in catalogue

@@ -1,7 +1,7 @@
 """적어도 한 번 전달되는 메시지를 받는 멱등 소비자 (정답 코드).
 
 버스는 같은 메시지를 두 번 줄 수도, 늦게 줄 수도, 순서를 바꿔 줄 수도 있다. 소비자는
-  1. 기한이 지난 메시지는 처리하지 않고 죽은 편지함(dead letter)으로 보낸다.
+  1. 기한이 지난 메시지는 처리하지 않고 실패 보관함(dead letter)으로 보낸다.
   2. 분기(step)마다 기대한 상태 판보다 낡은 결과는 버린다.
   3. 멱등 키를 데이터베이스의 유일 제약으로 **먼저 선점**한 뒤에만 부수 효과를 낸다.
   4. 일시적인 실패만 정해진 횟수까지 다시 시도하고, 입력 오류는 다시 시도하지 않는다.
@@ -64,7 +64,7 @@ def handle(store, env, payload):
 
 
 def on_message(store, env, payload, events):
-    """메시지 하나를 처리하고 결과 종류를 돌려준다. 상태 변화는 events에 사건으로 남긴다."""
+    """메시지 하나를 처리하고 결과 종류를 돌려준다. 상태 변화는 events에 이벤트로 남긴다."""
     mid = env["message_id"]
     if NOW > env["deadline"]:
         store.sql("insert into dead_letters values (?, 'expired')", mid)
@@ -146,17 +146,17 @@ def main():
     drafts = store.sql("select key, step from drafts order by key")
     dead = store.sql("select message_id, reason from dead_letters order by message_id")
     print("초안:", ", ".join(f"{k}/{s}" for k, s in drafts))
-    print("죽은 편지:", ", ".join(f"{m}({r})" for m, r in dead))
+    print("실패 보관:", ", ".join(f"{m}({r})" for m, r in dead))
     count = {k: sum(o == k for _, o in outcomes) for k in ("처리", "중복", "낡은 판", "만료", "포기", "입력 오류")}
-    print("요약: " + ", ".join(f"{k} {v}" for k, v in count.items()) + f" | 부수 효과 {len(drafts)}, 죽은 편지 {len(dead)}")
+    print("요약: " + ", ".join(f"{k} {v}" for k, v in count.items()) + f" | 부수 효과 {len(drafts)}, 실패 보관 {len(dead)}")
 
     last_seen = 3                                   # 브라우저가 재연결하며 보낸 Last-Event-ID
     replay = [n for n in range(1, len(events) + 1) if n > last_seen]
-    print(f"재연결(Last-Event-ID: {last_seen}) 뒤 다시 보낸 사건 id: {replay}")
+    print(f"재연결(Last-Event-ID: {last_seen}) 뒤 다시 보낸 이벤트 id: {replay}")
 
     assert len(drafts) == 2, f"부수 효과는 M-101과 M-201의 2건이어야 하는데 {len(drafts)}건"
     assert count["중복"] == 2 and count["낡은 판"] == 1, f"중복 2, 낡은 판 1이어야 함: {count}"
-    assert [r for _, r in dead] == ["expired", "gave_up", "invalid"], f"죽은 편지가 다름: {dead}"
+    assert [r for _, r in dead] == ["expired", "gave_up", "invalid"], f"실패 보관 메시지가 다름: {dead}"
     print("소비자 검사 통과")
 
 

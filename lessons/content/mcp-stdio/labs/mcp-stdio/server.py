@@ -7,16 +7,27 @@
 - 도구는 읽기 전용 read_notice 하나뿐이다.
 - 진짜 파일은 열지 않는다. VIRTUAL_DISK가 가상의 디스크 역할을 한다.
 
-공식 SDK가 아니며 사양의 일부(initialize, tools/list, tools/call)만
-흉내 낸 교육용 모형이다. 인증도, 네트워크도 없다.
+공식 SDK가 아니며 사양의 일부만 흉내 낸 교육용 모형이다. 인증도, 네트워크도 없다.
 이 파일은 실습에서 읽기 전용이다.
+
+두 시대의 형식을 모두 받는다(사양의 말로 dual-era 서버).
+- 2026-07-28 판(현재): 악수가 없다. server/discover로 지원하는 판과 기능을 알리고,
+  모든 요청은 params._meta에 자기 판과 클라이언트 기능을 싣는다. 서버는 요청마다
+  따로 판단하고, 요청 사이에 아무것도 기억하지 않는다.
+- 2025-06-18 판(예전 형식): initialize 요청과 notifications/initialized 알림으로
+  먼저 악수한다. 이 프로세스가 initialize를 받으면 그때부터 예전 형식으로 답한다.
 """
 
 import json
 import posixpath
 import sys
 
-PROTOCOL_VERSION = "2025-06-18"
+CURRENT_VERSION = "2026-07-28"
+LEGACY_VERSION = "2025-06-18"
+SUPPORTED = [CURRENT_VERSION, LEGACY_VERSION]
+META_VERSION = "io.modelcontextprotocol/protocolVersion"
+META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 SERVER_INFO = {"name": "library-notices", "version": "0.1"}
 
 # 이 서버가 읽어도 되는 유일한 폴더
@@ -63,9 +74,10 @@ READ_NOTICE = {
 class RpcError(Exception):
     """JSON-RPC 오류 응답으로 바꿔 보낼 문제."""
 
-    def __init__(self, code, message):
+    def __init__(self, code, message, data=None):
         super().__init__(message)
         self.code = code
+        self.data = data
 
 
 def log(text):
@@ -104,27 +116,66 @@ def tools_call(params):
     return {"content": [{"type": "text", "text": text}], "isError": False}
 
 
+# 이 프로세스가 initialize를 받았는가. 예전 형식(2025)에서만 생기는 상태다.
+legacy = {"initialized": False}
+
+
+def check_modern_meta(params):
+    """2026-07-28 형식: 요청마다 _meta에 판과 클라이언트 기능이 있어야 한다."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    if not isinstance(meta, dict) or META_VERSION not in meta:
+        raise RpcError(-32602, "_meta에 프로토콜 판이 없습니다 (2025 형식이라면 initialize부터 하세요)")
+    if meta[META_VERSION] != CURRENT_VERSION:
+        # 사양의 UnsupportedProtocolVersionError: 지원하는 판을 알려 주고, 고르는 것은 클라이언트다.
+        raise RpcError(-32022, "Unsupported protocol version",
+                       {"supported": SUPPORTED, "requested": meta[META_VERSION]})
+    if not isinstance(meta.get(META_CAPABILITIES), dict):
+        raise RpcError(-32602, f"_meta에 {META_CAPABILITIES}가 없습니다")
+
+
 def answer(message):
     """요청 하나에 대한 응답 딕셔너리. 알림(id 없음)이면 None."""
     if "id" not in message:
+        if message.get("method") == "notifications/initialized":
+            log("2025 형식: 악수를 마쳤다는 알림을 받음")
         return None
     method = message.get("method")
+    params = message.get("params") or {}
     try:
         if method == "initialize":
+            # 2025 형식의 악수. 이 프로세스는 이제 예전 형식으로 답한다.
+            if params.get("protocolVersion") != LEGACY_VERSION:
+                raise RpcError(-32602, f"initialize는 {LEGACY_VERSION} 형식에만 있습니다", {"supported": SUPPORTED})
+            legacy["initialized"] = True
+            log("2025 형식: initialize를 받아 예전 형식으로 답합니다")
             result = {
-                "protocolVersion": PROTOCOL_VERSION,
+                "protocolVersion": LEGACY_VERSION,
                 "capabilities": {"tools": {"listChanged": False}},
                 "serverInfo": SERVER_INFO,
             }
-        elif method == "tools/list":
-            result = {"tools": [READ_NOTICE]}
-        elif method == "tools/call":
-            result = tools_call(message.get("params") or {})
+            return {"jsonrpc": "2.0", "id": message["id"], "result": result}
+        modern = not legacy["initialized"]
+        if method == "server/discover":
+            result = {"supportedVersions": SUPPORTED, "capabilities": {"tools": {}}, "serverInfo": SERVER_INFO}
         else:
-            raise RpcError(-32601, f"없는 메서드: {method}")
+            if modern:
+                check_modern_meta(params)
+            if method == "tools/list":
+                result = {"tools": [READ_NOTICE]}
+                if modern:
+                    result |= {"ttlMs": 60000, "cacheScope": "private"}
+            elif method == "tools/call":
+                result = tools_call(params)
+            else:
+                raise RpcError(-32601, f"없는 메서드: {method}")
+        if modern:
+            # 2026-07-28: 모든 결과에 resultType, 결과의 _meta에 서버 신원.
+            result = {"resultType": "complete", **result, "_meta": {META_SERVER_INFO: SERVER_INFO}}
     except RpcError as problem:
-        return {"jsonrpc": "2.0", "id": message["id"],
-                "error": {"code": problem.code, "message": str(problem)}}
+        error = {"code": problem.code, "message": str(problem)}
+        if problem.data is not None:
+            error["data"] = problem.data
+        return {"jsonrpc": "2.0", "id": message["id"], "error": error}
     return {"jsonrpc": "2.0", "id": message["id"], "result": result}
 
 

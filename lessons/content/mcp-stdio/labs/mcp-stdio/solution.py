@@ -1,7 +1,9 @@
 """학습용 MCP 호스트 + 클라이언트 (Python 표준 라이브러리만).
 
 server.py를 자식 프로세스로 띄우고 표준 입출력으로 JSON-RPC 2.0 메시지를
-한 줄에 하나씩 주고받는다. 실제 모델은 부르지 않는다. 어떤 도구를 어떤
+한 줄에 하나씩 주고받는다. 현재 판(2026-07-28)으로 말한다: 악수 없이 server/discover로
+서버가 아는 판을 확인하고, 모든 요청의 params._meta에 판과 클라이언트 기능을 싣는다.
+끝에 예전 형식(2025-06-18의 initialize 악수)을 따로 한 번 보여 준다. 실제 모델은 부르지 않는다. 어떤 도구를 어떤
 인자로 부를지는 아래 run_session()에 미리 적어 두었다.
 """
 
@@ -11,7 +13,9 @@ import subprocess
 import sys
 import threading
 
-PROTOCOL_VERSION = "2025-06-18"
+CURRENT_VERSION = "2026-07-28"
+LEGACY_VERSION = "2025-06-18"
+CLIENT_INFO = {"name": "lesson-host", "version": "0.2"}
 WAIT_SECONDS = 2.0
 
 # 호스트 정책: 사람이 미리 허락한 도구 이름. 여기에 없으면 서버로 보내지 않는다.
@@ -28,6 +32,7 @@ class StdioClient:
         self.lines = queue.Queue()
         self.next_id = 1
         self.sent_tools = []  # 실제로 서버에 보낸 tools/call의 도구 이름
+        self.meta = None  # 2026-07-28 형식이면 요청마다 params._meta에 실을 값
         threading.Thread(target=self._pump, daemon=True).start()
 
     def _pump(self):
@@ -44,6 +49,8 @@ class StdioClient:
         msg_id = self.next_id
         self.next_id += 1
         message = {"jsonrpc": "2.0", "id": msg_id, "method": method}
+        if self.meta is not None and method != "server/discover":
+            params = dict(params or {}, _meta=self.meta)
         if params is not None:
             message["params"] = params
         if method == "tools/call":
@@ -106,33 +113,50 @@ def call_tool(client, step, name, arguments, tally):
 
 
 def run_session(client, tally):
-    init = client.request("initialize", {
-        "protocolVersion": PROTOCOL_VERSION,
-        "capabilities": {},
-        "clientInfo": {"name": "lesson-host", "version": "0.1"},
-    })["result"]
-    assert init["protocolVersion"] == PROTOCOL_VERSION, "서버가 다른 프로토콜 버전을 골랐습니다"
-    assert "tools" in init["capabilities"], "서버가 tools 기능을 알리지 않았습니다"
-    info = init["serverInfo"]
-    print(f"[1] initialize → 서버 {info['name']} {info['version']}, 프로토콜 {init['protocolVersion']}")
+    """현재 판(2026-07-28): 악수 없이, 요청마다 _meta를 싣고."""
+    found = client.request("server/discover")["result"]
+    versions = found["supportedVersions"]
+    print(f"[1] server/discover → 지원하는 판 {', '.join(versions)} / 서버 {found['serverInfo']['name']}")
+    assert CURRENT_VERSION in versions, "서버가 현재 판을 모릅니다"
+    client.meta = {
+        "io.modelcontextprotocol/protocolVersion": CURRENT_VERSION,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+    }
 
-    client.notify("notifications/initialized")
-    print("[2] notifications/initialized 보냄 (알림이라 응답 없음)")
-
-    tools = client.request("tools/list")["result"]["tools"]
-    for tool in tools:
+    listed = client.request("tools/list")
+    assert "result" in listed, f"tools/list가 거부되었습니다: {listed.get('error')}"
+    for tool in listed["result"]["tools"]:
         hint = tool.get("annotations", {}).get("readOnlyHint")
-        print(f"[3] tools/list → {tool['name']} (readOnlyHint={hint}, 필수 인자 {tool['inputSchema']['required']})")
+        print(f"[2] tools/list (_meta 판 {CURRENT_VERSION}) → {tool['name']} "
+              f"(readOnlyHint={hint}, 필수 인자 {tool['inputSchema']['required']})")
 
-    ok = call_tool(client, 4, "read_notice", {"path": "closing-day.txt"}, tally)
+    ok = call_tool(client, 3, "read_notice", {"path": "closing-day.txt"}, tally)
     assert ok == "ok", "허용 폴더 안의 공지를 읽지 못했습니다"
 
-    outside = call_tool(client, 5, "read_notice", {"path": "../secret.txt"}, tally)
+    outside = call_tool(client, 4, "read_notice", {"path": "../secret.txt"}, tally)
     assert outside == "server", "허용 폴더 밖의 경로가 거부되지 않았습니다"
 
-    unknown = call_tool(client, 6, "delete_notice", {"path": "closing-day.txt"}, tally)
+    unknown = call_tool(client, 5, "delete_notice", {"path": "closing-day.txt"}, tally)
     assert unknown == "host", "허용 목록 밖의 도구가 서버까지 갔습니다"
     assert "delete_notice" not in client.sent_tools, "허용 목록 밖의 도구가 서버까지 갔습니다"
+
+
+def show_2025_format():
+    """예전 형식(2025-06-18)을 새 서버 프로세스 하나로 보여 준다: 먼저 악수, 그다음 _meta 없는 요청."""
+    client = StdioClient([sys.executable, "server.py"])
+    try:
+        init = client.request("initialize", {
+            "protocolVersion": LEGACY_VERSION, "capabilities": {}, "clientInfo": CLIENT_INFO,
+        })["result"]
+        print(f"[2025 형식] initialize → 프로토콜 {init['protocolVersion']} (이 프로세스와의 악수)")
+        client.notify("notifications/initialized")
+        print("[2025 형식] notifications/initialized 보냄 (알림이라 응답 없음)")
+        names = [tool["name"] for tool in client.request("tools/list")["result"]["tools"]]
+        print(f"[2025 형식] tools/list (_meta 없음) → {', '.join(names)}")
+    finally:
+        code = client.close()
+    assert code == 0, "예전 형식 서버가 깨끗하게 끝나지 않았습니다"
 
 
 def main():
@@ -144,6 +168,7 @@ def main():
         code = client.close()
         print(f"[정리] 서버 입력을 닫고 기다림 → 서버 종료 코드 {code}")
     assert code == 0, "서버가 깨끗하게 끝나지 않았습니다"
+    show_2025_format()
     print(f"요약: 성공 {tally['성공']}, 거부 {tally['거부']} (도구 오류 {tally['도구 오류']})")
 
 

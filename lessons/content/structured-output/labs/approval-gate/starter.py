@@ -1,6 +1,6 @@
 """구조화된 출력 검사기: 모델이 낸 환불 JSON은 '제안'으로만 접수한다 (가상 자료, 표준 라이브러리만).
 
-실제 모델은 부르지 않습니다. 모델이 보냈다고 가정하고 손으로 적어 둔 응답(녹화본)을
+실제 모델은 부르지 않습니다. 모델이 보냈다고 가정하고 손으로 적어 둔 응답(기록해 둔 응답)을
 1) JSON으로 해석하고, 2) 손으로 쓴 스키마와 대조하고, 3) 모델이 정해도 되는 상태인지 확인합니다.
 환불을 실제로 실행하는 코드는 이 파일 어디에도 없습니다.
 """
@@ -68,8 +68,8 @@ def check_authority(proposal):
     """형식이 맞아도, 모델이 정할 수 없는 상태라면 여기서 멈춥니다."""
     status = proposal["status"]
     # ---------------------------------------------------------------
-    # TODO(실습): 여기에 assert 두 줄을 쓰세요.
-    #   1) status가 PERSON_ONLY 안에 있으면 AssertionError로 멈춘다.
+    # TODO(실습): 여기에 검사 두 개를 쓰세요 (assert 두 줄, 또는 if ...: raise PermissionError(...)).
+    #   1) status가 PERSON_ONLY 안에 있으면 멈춘다 (AssertionError 또는 PermissionError).
     #      메시지에는 그 상태 이름과, 사람만 정할 수 있다는 말을 넣는다.
     #   2) status가 MODEL_MAY_PROPOSE 안에 있는지 확인한다.
     # 지금은 아무것도 확인하지 않으므로 아래 self_test가 실패합니다.
@@ -82,7 +82,7 @@ def self_test(proposal):
         forged = dict(proposal, status=forged_status)
         try:
             check_authority(forged)
-        except AssertionError:
+        except (AssertionError, PermissionError):  # assert (실습) 또는 raise PermissionError (실제 서비스)
             continue
         raise SystemExit(
             f"자체 점검 실패: status={forged_status!r}인 사본이 권한 검사를 그냥 통과했습니다. "
@@ -91,7 +91,7 @@ def self_test(proposal):
 
 
 def main():
-    print("녹화된 모델 응답을 읽습니다 (가상 자료, 실제 모델 호출 없음)")
+    print("기록해 둔 모델 응답을 읽습니다 (가상 자료, 실제 모델 호출 없음)")
     try:
         proposal = json.loads(RECORDED_REPLY)
     except json.JSONDecodeError as exc:
