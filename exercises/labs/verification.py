@@ -9,6 +9,7 @@ already pass the ``run`` step, or the lab teaches nothing.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -102,6 +103,69 @@ def verify_lab(folder: Path) -> LabVerdict:
         outcome = run_checks([checks[c] for c in run_step["checks"]], _run(spec["starter_code"], files))
         verdict.starter_already_passes = all(item["passed"] for item in outcome)
     return verdict
+
+
+MUTANTS_DIR = "mutants"
+"""Test-only wrong solutions of a lab: ``labs/<lab>/mutants/<name>.py``; never loaded, shown or digested."""
+
+
+@dataclass
+class MutantVerdict:
+    """One wrong solution: whether a checked ``run`` or ``inject`` step failed on it, and where."""
+
+    name: str
+    rule: str
+    caught_at: list[str] = field(default_factory=list)
+
+    @property
+    def caught(self) -> bool:
+        return bool(self.caught_at)
+
+
+def mutant_files(folder: Path) -> list[Path]:
+    return sorted((folder / MUTANTS_DIR).glob("*.py"))
+
+
+def _mutant_rule(code: str) -> str:
+    first = code.splitlines()[0] if code else ""
+    return first.lstrip("#").strip()
+
+
+def verify_mutant(folder: Path, path: Path, spec: dict[str, Any] | None = None) -> MutantVerdict:
+    """Run a wrong solution through the lab's checked ``run`` and ``inject`` steps, as a learner's code would be.
+
+    The mutant is caught when any of those steps does not pass all its checks. An
+    ``inject`` step whose ``find`` text is not in the mutant exactly once is skipped
+    (the button could not apply it), so a mutant is never caught merely for
+    lacking the injected line.
+    """
+    spec = spec or read_lab(folder)
+    checks = {check["id"]: check for check in spec["checks"]}
+    files = sandbox_files(spec, folder)
+    code = path.read_text(encoding="utf-8")
+    verdict = MutantVerdict(name=path.stem, rule=_mutant_rule(code))
+    for step in spec["steps"]:
+        if not step["checks"] or step["kind"] not in ("run", "inject"):
+            continue
+        run_code = code
+        if step["inject"]:
+            find = step["inject"]["find"]
+            if code.count(find) != 1:
+                continue
+            run_code = code.replace(find, step["inject"]["replace"])
+        outcome = run_checks([checks[c] for c in step["checks"]], _run(run_code, files))
+        failed = [item["id"] for item in outcome if not item["passed"]]
+        if failed:
+            verdict.caught_at.append(f"{step['kind']}({','.join(failed)})")
+    return verdict
+
+
+def verify_mutants(folder: Path, *, workers: int = 1) -> list[MutantVerdict]:
+    """Every mutant of the lab in ``folder``, run in up to ``workers`` threads (each run takes one sandbox slot)."""
+    spec = read_lab(folder)
+    paths = mutant_files(folder)
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        return list(pool.map(lambda path: verify_mutant(folder, path, spec), paths))
 
 
 def lab_folders(content_dir: Path) -> list[Path]:
