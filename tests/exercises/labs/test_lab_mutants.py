@@ -1,0 +1,81 @@
+"""Each lab's wrong solutions (``labs/<lab>/mutants/*.py``) fail its checks in the real sandbox; the reference passes.
+
+The mutants go through ``verify_mutant``, the same path ``check_labs`` takes:
+the lab's checked ``run`` and ``inject`` steps, evaluated by the lab's own checks.
+Runs go through a small thread pool (each run takes one sandbox slot).
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from exercises.labs import conf
+from exercises.labs.content import read_lab
+from exercises.labs.sandbox.runner import sandbox_problem
+from exercises.labs.verification import (
+    MutantVerdict,
+    lab_folders,
+    mutant_files,
+    verify_lab,
+    verify_mutant,
+)
+
+WORKERS = 2
+LABS_WITH_MUTANTS = [folder for folder in lab_folders(settings.CONTENT_DIR) if mutant_files(folder)]
+
+
+@pytest.fixture(scope="module")
+def verdicts() -> dict[Path, tuple[bool, list[MutantVerdict]]]:
+    problem = sandbox_problem(conf.sandbox_config())
+    if problem:
+        pytest.fail(f"the real sandbox is needed: {problem}")
+    jobs = [(folder, path) for folder in LABS_WITH_MUTANTS for path in mutant_files(folder)]
+    specs = {folder: read_lab(folder) for folder in LABS_WITH_MUTANTS}
+    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        references = dict(zip(LABS_WITH_MUTANTS, pool.map(lambda f: verify_lab(f).passed, LABS_WITH_MUTANTS)))
+        mutants = list(pool.map(lambda job: (job[0], verify_mutant(job[0], job[1], specs[job[0]])), jobs))
+    return {folder: (references[folder], [m for f, m in mutants if f == folder]) for folder in LABS_WITH_MUTANTS}
+
+
+def test_each_mutant_names_the_rule_it_breaks() -> None:
+    """Every mutant file opens with a comment saying which rule of the lesson it breaks."""
+    assert LABS_WITH_MUTANTS
+    for folder in LABS_WITH_MUTANTS:
+        assert len(mutant_files(folder)) >= 3, folder.name
+        for path in mutant_files(folder):
+            first = path.read_text(encoding="utf-8").splitlines()[0]
+            assert first.startswith("# ") and len(first) > 10, path
+
+
+def test_references_pass_and_mutants_fail(verdicts: dict[Path, tuple[bool, list[MutantVerdict]]]) -> None:
+    """The reference of every lab passes; at least 90 % of all mutants fail, and each lab catches two or more."""
+    report = []
+    total = caught = 0
+    for folder, (reference_passed, mutants) in verdicts.items():
+        assert reference_passed, f"{folder.name}: the reference solution fails its own checks"
+        lab_caught = sum(m.caught for m in mutants)
+        total += len(mutants)
+        caught += lab_caught
+        report.append(f"{folder.name} {lab_caught}/{len(mutants)} missed={[m.name for m in mutants if not m.caught]}")
+        assert lab_caught >= 2, report[-1]
+    assert caught >= 0.9 * total, "\n".join(report)
+
+
+def test_mutant_folders_are_not_part_of_the_lab_a_learner_sees() -> None:
+    """read_lab neither lists nor digests mutants: adding one leaves the lab's files and version unchanged."""
+    from lessons.content import folder_digest
+
+    folder = LABS_WITH_MUTANTS[0]
+    spec = read_lab(folder)
+    assert all("mutants" not in name for name in spec["files"])
+    before = folder_digest(folder.parent.parent)
+    extra = folder / "mutants" / "zz-extra-for-test.py"
+    extra.write_text("# test\n", encoding="utf-8")
+    try:
+        assert folder_digest(folder.parent.parent) == before
+    finally:
+        extra.unlink()
