@@ -1,0 +1,156 @@
+# hop을 런타임이 세지 않고 에이전트가 payload에 적은 값을 믿는다 / trusts the hop the agent wrote
+"""위임 가드: 깊이, 인과 경로의 순환, 팬아웃, 원자적 예산 예약 (정답 코드).
+
+에이전트는 부르지 않는다. 메시지 봉투(envelope)는 신뢰된 런타임이 만들고, 에이전트가 채운
+payload의 hop·trust·예산 주장은 읽지 않는다. 예산의 권위 있는 값은 Run 저장소(RunStore)에
+있고, 검사·차감·등록은 잠금 하나 안에서 한꺼번에 한다.
+이 실습의 설정은 가드를 보여 주려고 동료끼리의 위임을 일부러 넓게 열어 둔 가상 설정이다.
+"""
+
+import contextlib  # 실패 주입 단계에서 잠금 대신 쓰는 빈 잠금(nullcontext)
+import hashlib
+import threading
+import time
+
+LIMITS = {"max_depth": 3, "max_fanout": 4, "delegation_budget": 6}
+
+
+def intent_hash(intent):
+    """런타임이 의도 글을 정규화해 해시한다 (공백·대소문자 차이는 같은 의도)."""
+    return hashlib.sha256(" ".join(intent.split()).lower().encode()).hexdigest()[:12]
+
+
+class Rejected(Exception):
+    pass
+
+
+class RunStore:
+    """Run 하나의 권위 있는 상태. 위임 예약은 이 잠금 안에서만 일어난다."""
+
+    def __init__(self, run_id, limits):
+        self.run_id, self.limits = run_id, limits
+        self.lock = threading.Lock()
+        self.remaining = limits["delegation_budget"]
+        self.messages = {}          # message_id → (parent_id, edge, hop)
+        self.children = {}          # parent_id → 자식 위임 수
+        self.counter = 0
+
+    def path_edges(self, message_id):
+        """이 메시지에서 뿌리까지 거슬러 오르며 만난 간선들 (현재 인과 경로)."""
+        edges = []
+        while message_id is not None:
+            parent, edge, _hop = self.messages[message_id]
+            edges.append(edge)
+            message_id = parent
+        return edges
+
+    def reserve(self, parent_id, edge, hop):
+        """깊이·순환·팬아웃·예산을 확인하고, 통과하면 예산을 빼고 간선을 등록한다. 한 번에."""
+        with self.lock:
+            if hop >= self.limits["max_depth"]:
+                raise Rejected("depth")
+            if parent_id is not None and edge in self.path_edges(parent_id):
+                raise Rejected("cycle")
+            if self.children.get(parent_id, 0) >= self.limits["max_fanout"]:
+                raise Rejected("fan-out")
+            if self.remaining <= 0:
+                raise Rejected("budget")
+            time.sleep(0.03)         # 저장소까지 다녀오는 시간 (검사와 차감 사이의 틈)
+            self.remaining -= 1
+            self.counter += 1
+            message_id = f"msg-{self.counter:03d}"
+            self.messages[message_id] = (parent_id, edge, hop)
+            self.children[parent_id] = self.children.get(parent_id, 0) + 1
+            return message_id
+
+
+class Runtime:
+    """봉투를 만드는 신뢰된 런타임. 발신자는 인증된 에이전트, hop은 부모보다 하나 많게."""
+
+    def __init__(self, store):
+        self.store = store
+
+    def delegate(self, sender, parent_id, to_agent, payload):
+        hop = payload.get("hop", 0 if parent_id is None else self.store.messages[parent_id][2] + 1)
+        edge = (sender, to_agent, intent_hash(payload["intent"]))   # payload의 hop·trust는 읽지 않는다
+        message_id = self.store.reserve(parent_id, edge, hop)
+        return {"message_id": message_id, "run_id": self.store.run_id, "correlation_id": "corr-1",
+                "parent_message_id": parent_id, "from_agent": sender, "to_agent": to_agent,
+                "intent_hash": edge[2], "hop": hop, "trust": "agent-output"}
+
+
+def attempt(runtime, label, sender, parent_id, to_agent, intent, **payload_extra):
+    try:
+        env = runtime.delegate(sender, parent_id, to_agent, {"intent": intent, **payload_extra})
+    except Rejected as why:
+        print(f"{label}: 거부 ({why})")
+        return None
+    print(f"{label}: 허용 {env['message_id']} {sender}→{to_agent} hop={env['hop']} 남은 예산 {runtime.store.remaining}")
+    return env["message_id"]
+
+
+def main():
+    results = {}
+    print("== 1. 정상 체인: 같은 correlation_id를 나눠 써도 순환이 아니다 ==")
+    rt = Runtime(RunStore("run-A", LIMITS))
+    m1 = attempt(rt, "1a", "orchestrator", None, "researcher", "회의 근거 수집")
+    m2 = attempt(rt, "1b", "researcher", m1, "fact-checker", "외부 주장 확인")
+    m3 = attempt(rt, "1c", "fact-checker", m2, "writer", "초안 작성")
+    results["chain"] = [m1, m2, m3]
+
+    print("== 2. 인과 경로의 순환, 그리고 같은 간선의 형제 가지 ==")
+    back = attempt(rt, "2a", "researcher", m1, "orchestrator", "회의 근거 수집")
+    results["cycle"] = attempt(rt, "2b", "orchestrator", back, "researcher", "회의  근거   수집")
+    results["sibling"] = attempt(rt, "2c", "researcher", m1, "fact-checker", "외부 주장 확인")
+
+    print("== 3. 깊이: hop은 런타임이 센다 (payload의 hop=0은 무시) ==")
+    rt = Runtime(RunStore("run-B", LIMITS))
+    d0 = attempt(rt, "3a", "orchestrator", None, "researcher", "근거 수집")
+    d1 = attempt(rt, "3b", "researcher", d0, "fact-checker", "사실 확인")
+    d2 = attempt(rt, "3c", "fact-checker", d1, "writer", "초안 작성")
+    results["depth"] = attempt(rt, "3d", "writer", d2, "editor", "문장 다듬기", hop=0, trust="trusted")
+
+    print("== 4. 팬아웃: 한 부모 아래 하위 위임은 4개까지 ==")
+    rt = Runtime(RunStore("run-C", LIMITS))
+    root = attempt(rt, "4a", "orchestrator", None, "researcher", "근거 수집")
+    fan = [attempt(rt, f"4b-{n}", "researcher", root, "fact-checker", f"주장 {n} 확인") for n in range(1, 6)]
+    results["fanout"] = fan
+
+    print("== 5. 예산: 남은 예산 2에 동시에 4개가 예약을 시도 ==")
+    store = RunStore("run-D", dict(LIMITS, delegation_budget=2, max_fanout=10))
+    rt = Runtime(store)
+    start = threading.Barrier(4)
+    granted, lock = [], threading.Lock()
+
+    def racer(n):
+        start.wait()
+        try:
+            env = rt.delegate("orchestrator", None, "researcher", {"intent": f"조각 {n} 조사"})
+        except Rejected:
+            return
+        with lock:
+            granted.append(env["message_id"])
+
+    threads = [threading.Thread(target=racer, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    print(f"5: 허용 {len(granted)}개, 남은 예산 {store.remaining}")
+    results["budget"] = (len(granted), store.remaining)
+
+    print(f"요약: 체인 허용 {sum(m is not None for m in results['chain'])}, 순환 "
+          f"{'거부' if results['cycle'] is None else '허용'}, 형제 가지 "
+          f"{'허용' if results['sibling'] else '거부'}, 깊이 {'거부' if results['depth'] is None else '허용'}, "
+          f"팬아웃 허용 {sum(m is not None for m in fan)}/5, 동시 예약 허용 {results['budget'][0]}/4")
+    assert all(results["chain"]), "정상 체인이 막혔습니다"
+    assert results["cycle"] is None, "인과 경로의 순환이 허용됐습니다"
+    assert results["sibling"] is not None, "경로가 다른 형제 가지가 순환으로 막혔습니다"
+    assert results["depth"] is None
+    assert sum(m is not None for m in fan) == 4 and fan[-1] is None
+    assert results["budget"] == (2, 0), f"예산 2를 넘겨 예약됨: {results['budget']}"
+    print("가드 검사 통과")
+
+
+if __name__ == "__main__":
+    main()
