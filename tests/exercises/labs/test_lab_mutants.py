@@ -7,11 +7,15 @@ Runs go through a small thread pool (each run takes one sandbox slot).
 
 from __future__ import annotations
 
+import shutil
 from concurrent.futures import ThreadPoolExecutor
+from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from exercises.labs import conf
 from exercises.labs.content import read_lab
@@ -79,3 +83,44 @@ def test_mutant_folders_are_not_part_of_the_lab_a_learner_sees() -> None:
         assert folder_digest(folder.parent.parent) == before
     finally:
         extra.unlink()
+
+
+def _copy_lesson(tmp_path: Path, lesson: str) -> Path:
+    shutil.copytree(settings.CONTENT_DIR / lesson, tmp_path / "content" / lesson)
+    return tmp_path / "content"
+
+
+def _check_labs(*args: str) -> tuple[str, CommandError | None]:
+    out = StringIO()
+    try:
+        call_command("check_labs", *args, stdout=out)
+    except CommandError as exc:
+        return out.getvalue(), exc
+    return out.getvalue(), None
+
+
+def test_check_labs_fails_a_lab_whose_checks_miss_its_mutants(tmp_path: Path) -> None:
+    """When two of a lab's three mutants are the reference itself (nothing to catch), the lab's line fails."""
+    content = _copy_lesson(tmp_path, "keyword-retrieval")
+    lab = content / "keyword-retrieval" / "labs" / "keyword-baseline"
+    mutants = sorted((lab / "mutants").glob("*.py"))
+    for path in mutants[1:]:
+        path.unlink()
+    for name in ("same-a", "same-b"):
+        (lab / "mutants" / f"{name}.py").write_text("# 틀린 곳 없음\n" + (lab / "solution.py").read_text("utf-8"))
+    output, error = _check_labs("--content-dir", str(content))
+    line = output.splitlines()[0]
+    assert error is not None
+    assert line.startswith("실패  keyword-retrieval/keyword-baseline") and "mutants caught: 1/3" in line, line
+    assert "same-a" in line and "same-b" in line
+
+
+def test_check_labs_reports_caught_mutants_and_strict_mode_wants_three(tmp_path: Path) -> None:
+    """A lab catching all its mutants passes with 'mutants caught: n/n'; --strict-mutants fails a lab with fewer than three."""
+    content = _copy_lesson(tmp_path, "keyword-retrieval")
+    output, error = _check_labs("--content-dir", str(content))
+    n = len(mutant_files(content / "keyword-retrieval" / "labs" / "keyword-baseline"))
+    assert error is None and f"mutants caught: {n}/{n}" in output.splitlines()[0], output
+    shutil.rmtree(content / "keyword-retrieval" / "labs" / "keyword-baseline" / "mutants")
+    output, error = _check_labs("--content-dir", str(content), "--strict-mutants")
+    assert error is not None and output.startswith("실패") and "mutants caught: 0/0" in output, output

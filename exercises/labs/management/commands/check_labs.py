@@ -18,10 +18,10 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from exercises.labs import conf
 from exercises.labs.sandbox.runner import sandbox_problem
 from exercises.labs.verification import lab_folders, verify_lab, verify_mutants
+from lessons.content import ContentError
 
 MIN_CAUGHT = 2
 MIN_MUTANTS = 3
-from lessons.content import ContentError
 
 
 class Command(BaseCommand):
