@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from . import conf
 from .checking import run_checks
 from .content import read_lab
@@ -106,7 +108,13 @@ def verify_lab(folder: Path) -> LabVerdict:
 
 
 MUTANTS_DIR = "mutants"
-"""Test-only wrong solutions of a lab: ``labs/<lab>/mutants/<name>.py``; never loaded, shown or digested."""
+"""Test-only wrong solutions of a lab: ``labs/<lab>/mutants/<name>.yaml``; never loaded, shown or digested.
+
+Each names the rule it breaks and the change that breaks it, as ``find``/``replace``
+pairs applied to the lab's current ``solution.py`` (each ``find`` exactly once), so
+a mutant is always "the reference with one mistake" and follows the reference
+when its other lines are reworded.
+"""
 
 
 @dataclass
@@ -116,19 +124,33 @@ class MutantVerdict:
     name: str
     rule: str
     caught_at: list[str] = field(default_factory=list)
+    problem: str = ""
 
     @property
     def caught(self) -> bool:
-        return bool(self.caught_at)
+        return bool(self.caught_at) and not self.problem
 
 
 def mutant_files(folder: Path) -> list[Path]:
-    return sorted((folder / MUTANTS_DIR).glob("*.py"))
+    return sorted((folder / MUTANTS_DIR).glob("*.yaml"))
 
 
-def _mutant_rule(code: str) -> str:
-    first = code.splitlines()[0] if code else ""
-    return first.lstrip("#").strip()
+def mutant_code(path: Path, solution: str) -> tuple[str, str, str]:
+    """(rule, code, problem): the solution with the mutant's changes applied, or a problem saying why not."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    rule = str(data.get("rule", "")).strip()
+    changes = data.get("changes") or []
+    if not rule or not changes:
+        return rule, solution, "rule과 changes가 필요함"
+    code = solution
+    for change in changes:
+        find, replace = str(change.get("find", "")), str(change.get("replace", ""))
+        if not find or code.count(find) != 1:
+            return rule, solution, f"바꿀 곳이 하나가 아님: {find[:40]!r}"
+        code = code.replace(find, replace)
+    if code == solution:
+        return rule, solution, "바뀐 것이 없음"
+    return rule, code, ""
 
 
 def verify_mutant(folder: Path, path: Path, spec: dict[str, Any] | None = None) -> MutantVerdict:
@@ -137,13 +159,16 @@ def verify_mutant(folder: Path, path: Path, spec: dict[str, Any] | None = None) 
     The mutant is caught when any of those steps does not pass all its checks. An
     ``inject`` step whose ``find`` text is not in the mutant exactly once is skipped
     (the button could not apply it), so a mutant is never caught merely for
-    lacking the injected line.
+    lacking the injected line. A mutant whose changes no longer apply is reported,
+    never counted as caught.
     """
     spec = spec or read_lab(folder)
     checks = {check["id"]: check for check in spec["checks"]}
     files = sandbox_files(spec, folder)
-    code = path.read_text(encoding="utf-8")
-    verdict = MutantVerdict(name=path.stem, rule=_mutant_rule(code))
+    rule, code, problem = mutant_code(path, spec["solution_code"])
+    verdict = MutantVerdict(name=path.stem, rule=rule, problem=problem)
+    if problem:
+        return verdict
     for step in spec["steps"]:
         if not step["checks"] or step["kind"] not in ("run", "inject"):
             continue

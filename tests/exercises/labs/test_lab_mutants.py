@@ -23,6 +23,7 @@ from exercises.labs.sandbox.runner import sandbox_problem
 from exercises.labs.verification import (
     MutantVerdict,
     lab_folders,
+    mutant_code,
     mutant_files,
     verify_lab,
     verify_mutant,
@@ -45,14 +46,15 @@ def verdicts() -> dict[Path, tuple[bool, list[MutantVerdict]]]:
     return {folder: (references[folder], [m for f, m in mutants if f == folder]) for folder in LABS_WITH_MUTANTS}
 
 
-def test_each_mutant_names_the_rule_it_breaks() -> None:
-    """Every mutant file opens with a comment saying which rule of the lesson it breaks."""
+def test_each_mutant_names_the_rule_it_breaks_and_applies_to_the_reference() -> None:
+    """Every mutant names the rule it breaks, and each of its changes is found exactly once in the current reference."""
     assert LABS_WITH_MUTANTS
     for folder in LABS_WITH_MUTANTS:
         assert len(mutant_files(folder)) >= 3, folder.name
+        solution = read_lab(folder)["solution_code"]
         for path in mutant_files(folder):
-            first = path.read_text(encoding="utf-8").splitlines()[0]
-            assert first.startswith("# ") and len(first) > 10, path
+            rule, code, problem = mutant_code(path, solution)
+            assert not problem and len(rule) > 10 and code != solution, (path, problem)
 
 
 def test_references_pass_and_mutants_fail(verdicts: dict[Path, tuple[bool, list[MutantVerdict]]]) -> None:
@@ -70,15 +72,15 @@ def test_references_pass_and_mutants_fail(verdicts: dict[Path, tuple[bool, list[
 
 
 def test_mutant_folders_are_not_part_of_the_lab_a_learner_sees() -> None:
-    """read_lab neither lists nor digests mutants: adding one leaves the lab's files and version unchanged."""
+    """read_lab neither lists nor digests mutants: adding one leaves the lab's files and lesson version unchanged."""
     from lessons.content import folder_digest
 
     folder = LABS_WITH_MUTANTS[0]
     spec = read_lab(folder)
     assert all("mutants" not in name for name in spec["files"])
     before = folder_digest(folder.parent.parent)
-    extra = folder / "mutants" / "zz-extra-for-test.py"
-    extra.write_text("# test\n", encoding="utf-8")
+    extra = folder / "mutants" / "zz-extra-for-test.yaml"
+    extra.write_text("rule: test\n", encoding="utf-8")
     try:
         assert folder_digest(folder.parent.parent) == before
     finally:
@@ -100,19 +102,20 @@ def _check_labs(*args: str) -> tuple[str, CommandError | None]:
 
 
 def test_check_labs_fails_a_lab_whose_checks_miss_its_mutants(tmp_path: Path) -> None:
-    """When two of a lab's three mutants are the reference itself (nothing to catch), the lab's line fails."""
+    """When one mutant changes nothing that matters and another no longer applies, the lab's line fails and names both."""
     content = _copy_lesson(tmp_path, "keyword-retrieval")
     lab = content / "keyword-retrieval" / "labs" / "keyword-baseline"
-    mutants = sorted((lab / "mutants").glob("*.py"))
-    for path in mutants[1:]:
+    for path in sorted((lab / "mutants").glob("*.yaml"))[1:]:
         path.unlink()
-    for name in ("same-a", "same-b"):
-        (lab / "mutants" / f"{name}.py").write_text("# 틀린 곳 없음\n" + (lab / "solution.py").read_text("utf-8"))
+    (lab / "mutants" / "same-a.yaml").write_text(
+        "rule: 주석만 바꾼다\nchanges:\n  - find: '# 아직 시행 전'\n    replace: '# 시행 전'\n", encoding="utf-8")
+    (lab / "mutants" / "same-b.yaml").write_text(
+        "rule: 없는 줄을 바꾼다\nchanges:\n  - find: 'no such line'\n    replace: 'x'\n", encoding="utf-8")
     output, error = _check_labs("--content-dir", str(content))
     line = output.splitlines()[0]
     assert error is not None
     assert line.startswith("실패  keyword-retrieval/keyword-baseline") and "mutants caught: 1/3" in line, line
-    assert "same-a" in line and "same-b" in line
+    assert "same-a" in line and "same-b[바꿀 곳이 하나가 아님" in line
 
 
 def test_check_labs_reports_caught_mutants_and_strict_mode_wants_three(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """Run every lab's reference solution and injected failure through the sandbox; one line per lab.
 
 Each line ends with ``mutants caught: k/n``: how many of the lab's wrong solutions
-(``labs/<lab>/mutants/*.py``) fail its checked run or inject step. A lab fails
+(``labs/<lab>/mutants/*.yaml``, changes applied to the reference) fail its checked run or inject step. A lab fails
 when its reference fails or when it catches fewer than two of its mutants (or,
 with ``--strict-mutants``, when it has fewer than three).
 """
@@ -57,7 +57,7 @@ class Command(BaseCommand):
                 mutants = verify_mutants(folder, workers=workers)
                 caught = sum(m.caught for m in mutants)
                 line += f"  mutants caught: {caught}/{len(mutants)}"
-                missed = [m.name for m in mutants if not m.caught]
+                missed = [m.name + (f"[{m.problem}]" if m.problem else "") for m in mutants if not m.caught]
                 if missed:
                     line += f" (놓침: {', '.join(missed)})"
                 if (mutants and caught < MIN_CAUGHT) or (strict_mutants and len(mutants) < MIN_MUTANTS):
