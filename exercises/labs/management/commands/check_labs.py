@@ -2,8 +2,8 @@
 
 Each line ends with ``mutants caught: k/n``: how many of the lab's wrong solutions
 (``labs/<lab>/mutants/*.yaml``, changes applied to the reference) fail its checked run or inject step. A lab fails
-when its reference fails or when it catches fewer than two of its mutants (or,
-with ``--strict-mutants``, when it has fewer than three).
+when its reference fails, when it has fewer than three mutants, or when it
+catches fewer than two of them.
 """
 
 from __future__ import annotations
@@ -32,12 +32,10 @@ class Command(BaseCommand):
         parser.add_argument("--content-dir", type=Path, default=None, help="레슨 폴더들이 있는 곳 (기본: CONTENT_DIR)")
         parser.add_argument("labs", nargs="*", help="이 실습 슬러그만 확인합니다.")
         parser.add_argument("--no-mutants", action="store_true", help="틀린 답(mutants/)은 돌리지 않습니다.")
-        parser.add_argument("--strict-mutants", action="store_true",
-                            help=f"틀린 답이 {MIN_MUTANTS}개보다 적은 실습도 실패로 봅니다.")
         parser.add_argument("--workers", type=int, default=2, help="틀린 답을 동시에 돌릴 샌드박스 수 (기본 2)")
 
     def handle(self, *args: Any, content_dir: Path | None, labs: list[str], no_mutants: bool = False,
-               strict_mutants: bool = False, workers: int = 2, **options: Any) -> None:
+               workers: int = 2, **options: Any) -> None:
         problem = sandbox_problem(conf.sandbox_config())
         if problem:
             raise CommandError(f"샌드박스를 쓸 수 없어 확인하지 못했습니다: {problem}")
@@ -60,7 +58,7 @@ class Command(BaseCommand):
                 missed = [m.name + (f"[{m.problem}]" if m.problem else "") for m in mutants if not m.caught]
                 if missed:
                     line += f" (놓침: {', '.join(missed)})"
-                if (mutants and caught < MIN_CAUGHT) or (strict_mutants and len(mutants) < MIN_MUTANTS):
+                if len(mutants) < MIN_MUTANTS or caught < MIN_CAUGHT:
                     ok = False
                     if line.startswith("통과"):
                         line = "실패" + line[2:]
