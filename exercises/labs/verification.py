@@ -9,9 +9,12 @@ already pass the ``run`` step, or the lab teaches nothing.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from . import conf
 from .checking import run_checks
@@ -102,6 +105,92 @@ def verify_lab(folder: Path) -> LabVerdict:
         outcome = run_checks([checks[c] for c in run_step["checks"]], _run(spec["starter_code"], files))
         verdict.starter_already_passes = all(item["passed"] for item in outcome)
     return verdict
+
+
+MUTANTS_DIR = "mutants"
+"""Test-only wrong solutions of a lab: ``labs/<lab>/mutants/<name>.yaml``; never loaded, shown or digested.
+
+Each names the rule it breaks and the change that breaks it, as ``find``/``replace``
+pairs applied to the lab's current ``solution.py`` (each ``find`` exactly once), so
+a mutant is always "the reference with one mistake" and follows the reference
+when its other lines are reworded.
+"""
+
+
+@dataclass
+class MutantVerdict:
+    """One wrong solution: whether a checked ``run`` or ``inject`` step failed on it, and where."""
+
+    name: str
+    rule: str
+    caught_at: list[str] = field(default_factory=list)
+    problem: str = ""
+
+    @property
+    def caught(self) -> bool:
+        return bool(self.caught_at) and not self.problem
+
+
+def mutant_files(folder: Path) -> list[Path]:
+    return sorted((folder / MUTANTS_DIR).glob("*.yaml"))
+
+
+def mutant_code(path: Path, solution: str) -> tuple[str, str, str]:
+    """(rule, code, problem): the solution with the mutant's changes applied, or a problem saying why not."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    rule = str(data.get("rule", "")).strip()
+    changes = data.get("changes") or []
+    if not rule or not changes:
+        return rule, solution, "rule과 changes가 필요함"
+    code = solution
+    for change in changes:
+        find, replace = str(change.get("find", "")), str(change.get("replace", ""))
+        if not find or code.count(find) != 1:
+            return rule, solution, f"바꿀 곳이 하나가 아님: {find[:40]!r}"
+        code = code.replace(find, replace)
+    if code == solution:
+        return rule, solution, "바뀐 것이 없음"
+    return rule, code, ""
+
+
+def verify_mutant(folder: Path, path: Path, spec: dict[str, Any] | None = None) -> MutantVerdict:
+    """Run a wrong solution through the lab's checked ``run`` and ``inject`` steps, as a learner's code would be.
+
+    The mutant is caught when any of those steps does not pass all its checks. An
+    ``inject`` step whose ``find`` text is not in the mutant exactly once is skipped
+    (the button could not apply it), so a mutant is never caught merely for
+    lacking the injected line. A mutant whose changes no longer apply is reported,
+    never counted as caught.
+    """
+    spec = spec or read_lab(folder)
+    checks = {check["id"]: check for check in spec["checks"]}
+    files = sandbox_files(spec, folder)
+    rule, code, problem = mutant_code(path, spec["solution_code"])
+    verdict = MutantVerdict(name=path.stem, rule=rule, problem=problem)
+    if problem:
+        return verdict
+    for step in spec["steps"]:
+        if not step["checks"] or step["kind"] not in ("run", "inject"):
+            continue
+        run_code = code
+        if step["inject"]:
+            find = step["inject"]["find"]
+            if code.count(find) != 1:
+                continue
+            run_code = code.replace(find, step["inject"]["replace"])
+        outcome = run_checks([checks[c] for c in step["checks"]], _run(run_code, files))
+        failed = [item["id"] for item in outcome if not item["passed"]]
+        if failed:
+            verdict.caught_at.append(f"{step['kind']}({','.join(failed)})")
+    return verdict
+
+
+def verify_mutants(folder: Path, *, workers: int = 1) -> list[MutantVerdict]:
+    """Every mutant of the lab in ``folder``, run in up to ``workers`` threads (each run takes one sandbox slot)."""
+    spec = read_lab(folder)
+    paths = mutant_files(folder)
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        return list(pool.map(lambda path: verify_mutant(folder, path, spec), paths))
 
 
 def lab_folders(content_dir: Path) -> list[Path]:

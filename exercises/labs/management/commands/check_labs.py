@@ -1,4 +1,10 @@
-"""Run every lab's reference solution and injected failure through the sandbox; one line per lab."""
+"""Run every lab's reference solution and injected failure through the sandbox; one line per lab.
+
+Each line ends with ``mutants caught: k/n``: how many of the lab's wrong solutions
+(``labs/<lab>/mutants/*.yaml``, changes applied to the reference) fail its checked run or inject step. A lab fails
+when its reference fails, when it has fewer than three mutants, or when it
+catches fewer than two of them.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +17,11 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from exercises.labs import conf
 from exercises.labs.sandbox.runner import sandbox_problem
-from exercises.labs.verification import lab_folders, verify_lab
+from exercises.labs.verification import lab_folders, verify_lab, verify_mutants
 from lessons.content import ContentError
+
+MIN_CAUGHT = 2
+MIN_MUTANTS = 3
 
 
 class Command(BaseCommand):
@@ -22,8 +31,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--content-dir", type=Path, default=None, help="레슨 폴더들이 있는 곳 (기본: CONTENT_DIR)")
         parser.add_argument("labs", nargs="*", help="이 실습 슬러그만 확인합니다.")
+        parser.add_argument("--no-mutants", action="store_true", help="틀린 답(mutants/)은 돌리지 않습니다.")
+        parser.add_argument("--workers", type=int, default=2, help="틀린 답을 동시에 돌릴 샌드박스 수 (기본 2)")
 
-    def handle(self, *args: Any, content_dir: Path | None, labs: list[str], **options: Any) -> None:
+    def handle(self, *args: Any, content_dir: Path | None, labs: list[str], no_mutants: bool = False,
+               workers: int = 2, **options: Any) -> None:
         problem = sandbox_problem(conf.sandbox_config())
         if problem:
             raise CommandError(f"샌드박스를 쓸 수 없어 확인하지 못했습니다: {problem}")
@@ -38,8 +50,20 @@ class Command(BaseCommand):
                 failed += 1
                 self.stdout.write(f"실패  {folder.parent.parent.name}/{folder.name}  읽을 수 없음: {exc}")
                 continue
-            failed += not verdict.passed
-            self.stdout.write(verdict.line())
+            line, ok = verdict.line(), verdict.passed
+            if not no_mutants:
+                mutants = verify_mutants(folder, workers=workers)
+                caught = sum(m.caught for m in mutants)
+                line += f"  mutants caught: {caught}/{len(mutants)}"
+                missed = [m.name + (f"[{m.problem}]" if m.problem else "") for m in mutants if not m.caught]
+                if missed:
+                    line += f" (놓침: {', '.join(missed)})"
+                if len(mutants) < MIN_MUTANTS or caught < MIN_CAUGHT:
+                    ok = False
+                    if line.startswith("통과"):
+                        line = "실패" + line[2:]
+            failed += not ok
+            self.stdout.write(line)
         self.stdout.write(f"실습 {len(folders)}개 중 {len(folders) - failed}개 통과")
         if failed:
             raise CommandError(f"실습 {failed}개가 기대한 결과를 내지 않았습니다.")

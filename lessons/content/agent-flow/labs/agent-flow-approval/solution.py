@@ -121,7 +121,7 @@ def main():
     tool, drafts, outbox = ReadOnlyTool(TOOL_OUTCOMES), DraftStore(), Outbox()
     cases = [
         ("시간", {"topic": "시간", "doc_id": "d1", "version": 2}),
-        ("시간, 같은 요청 다시", {"topic": "시간", "doc_id": "d1", "version": 2}),
+        ("시간, 같은 요청 다시", {"topic": "시간", "doc_id": "d1", "version": 2, "approved": True}),
         ("주차", {"topic": "주차", "doc_id": "d1", "version": 2, "approved": True}),
         ("옛 판", {"topic": "시간", "doc_id": "d1", "version": 1, "approved": True}),
         ("조회 장애", {"topic": "시간", "doc_id": "d1", "version": 2}),

@@ -10,6 +10,7 @@ MAX_TOOL_CALLS = 2  # 게시 채널을 한 요청에서 부르는 최대 횟수
 DOCS = {
     "d1": {"version": 2, "valid_until": "2026-12-31", "text": "토요일 11~18시"},
     "d4": {"version": 1, "valid_until": "2026-03-31", "text": "3월 휴강 안내"},
+    "d5": {"version": 1, "valid_until": "2026-04-04", "text": "오늘까지 도서 교환 접수"},
 }
 
 
@@ -101,6 +102,7 @@ scenario("중복 요청", "R1", "d1", approver="담당자 김")
 scenario("근거 없음", "R2", "d9")
 scenario("자료 기한 지남", "R3", "d4", approver="담당자 김")
 scenario("승인 전", "R4", "d1")
+scenario("오늘까지 유효, 승인 전", "R7", "d5")
 scenario("외부 서비스 장애", "R6", "d1", approver="담당자 김", via=broken)
 scenario("승인 뒤 문서 수정", "R5", "d1", approver="담당자 김", edit_after_approval=True)
 

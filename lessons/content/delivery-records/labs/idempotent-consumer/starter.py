@@ -32,10 +32,24 @@ class Store:
             create table dead_letters(message_id text, reason text);
         """)
         self.lock = threading.Lock()   # 연결 하나를 여러 스레드가 쓰므로 문장 단위로 잠근다
+        self.together = None           # 동시 전달을 재현하는 동안의 threading.Barrier
 
     def sql(self, statement, *args):
         with self.lock:
             return self.db.execute(statement, args).fetchall()
+
+    def lookup(self, key):
+        """키의 기록을 읽는다. 동시 전달을 재현하는 동안에는 두 소비자가 모두 읽은 뒤에야 돌아온다.
+
+        그래서 "둘 다 본 적 없음을 본다"는 가장 나쁜 순서가 스레드 일정과 상관없이 매번 일어난다.
+        """
+        rows = self.sql("select status from claims where key = ?", key)
+        if self.together is not None:
+            try:
+                self.together.wait(timeout=2)
+            except threading.BrokenBarrierError:
+                pass
+        return rows
 
     def claim(self, key):
         """키를 선점한다. 이미 누가 선점했으면 False. 확인과 기록이 한 문장이라 틈이 없다."""
@@ -70,7 +84,7 @@ def on_message(store, env, payload, events):
         store.sql("insert into dead_letters values (?, 'expired')", mid)
         events.append((mid, "DEAD_LETTER", "expired"))
         return "만료"
-    recorded = store.sql("select status from claims where key = ?", env["idempotency_key"])
+    recorded = store.lookup(env["idempotency_key"])
     if recorded:                                    # 이미 선점됐거나 끝난 키: 다시 처리하지 않는다
         events.append((mid, "DUPLICATE", recorded[0][0]))
         return "중복"
@@ -119,6 +133,7 @@ def main():
 
     # 1) 같은 메시지가 두 소비자에게 거의 동시에 전달된다 (적어도 한 번 전달).
     start = threading.Barrier(2)
+    store.together = threading.Barrier(2)   # 두 소비자가 모두 확인한 뒤에 다음으로 넘어간다
 
     def deliver():
         start.wait()
@@ -129,6 +144,7 @@ def main():
         w.start()
     for w in workers:
         w.join()
+    store.together = None
 
     # 2) 나머지 메시지가 차례로 도착한다.
     arrivals = [

@@ -117,7 +117,7 @@ def main():
     for edge in EDGES:
         print(f"  {show(edge)}  ← {CLAIMS[edge[3]]}")
     results = {}
-    for question in ["모임 A 운영 가능?", "모임 A 토요일 가능?", "모임 Z 가능?"]:
+    for question in ["모임 A 운영 가능?", "모임 A 토요일 가능?", "모임 Z 가능?", "모임A 가능?", "모임 A 일요일 가능?"]:
         verdict, sources, trace = answer(question)
         results[question] = (verdict, sources, trace)
         print(f"\n질문: {question}")
@@ -126,13 +126,15 @@ def main():
         print(f"  답: {verdict}")
         print(f"  근거: {', '.join(sources) or '없음'}")
 
-    first, second, unknown = results.values()
+    first, second, unknown, unspaced, sunday = results.values()
     assert first[0].startswith("보류(충돌)") and first[1] == ["a", "b", "c"], first
     assert any(line.startswith("다시 찾기 1회: 모임 A -예정-> 토요일 [c]") for line in first[2]), first[2]
     assert second[0].startswith("보류(충돌)") and second[1] == ["a", "b"], second
     assert not any("다시 찾기" in line and "회" in line for line in second[2]), second[2]
     assert unknown[0].startswith("보류(근거 부족)") and unknown[1] == [], unknown
     assert sum("다시 찾기" in line and "회:" in line for line in unknown[2]) <= MAX_RESEARCH, unknown[2]
+    assert unspaced[0].startswith("보류(충돌)") and unspaced[1] == ["a", "b", "c"], unspaced
+    assert sunday[0].startswith("충돌 없음") and sunday[1] == ["a", "b"], sunday
     assert not any("14시" in verdict for verdict, _, _ in results.values()), "검수 안 된 OCR 시각이 답에 들어갔습니다"
     print("\n검사 통과: 충돌은 보류, 관계 없는 질문은 사람에게, 미검수 OCR은 근거 밖")
 

@@ -66,4 +66,14 @@ print(f"precision@1 = {hits_at_1}/{answerable} = {hits_at_1 / answerable:.2f}")
 print(f"없는 정보를 없다고 답함 = {no_data_right}/{no_data_total}")
 assert no_data_right == no_data_total, "없는 정보에 문서를 갖다 붙였습니다"
 assert hits_at_1 == answerable, "첫 번째 결과가 정답 문서가 아닌 질문이 있습니다"
+# 시행일 규칙의 두 경계: 오늘부터 시행하는 공지는 남고, 아직 시행 전인 공지는 빠진다.
+EDGE_DOCS = [
+    {"id": "d5", "topic": "토요일 영업시간", "effective": "2026-06-01",
+     "text": "토요일 영업시간 9~21시 (6월부터)"},
+    {"id": "d6", "topic": "대관 안내", "effective": TODAY,
+     "text": "대관 예약은 전화로만 받음"},
+]
+kept_ids = [doc["id"] for doc in in_effect(DOCS + EDGE_DOCS, TODAY)]
+print(f"시행일 규칙 확인(오늘 {TODAY}) → 남는 문서 {kept_ids}")
+assert kept_ids == ["d1", "d2", "d6"], "오늘 시행하는 공지는 남고, 시행 전 공지와 지난 공지는 빠져야 합니다"
 print("검사 통과: 기준선이 정답표와 맞습니다")

@@ -22,13 +22,15 @@ create table viewing(item_id int, student text);
 create table submission(item_id int, student text, status text);
 """
 ROWS = {
-    "course": [("C1", "데이터베이스 기초", 1, "P1"), ("C2", "인공지능 입문", 1, "P2")],
-    "enrollment": [("C1", "S1"), ("C2", "S2")],
-    "week": [(1, "C1", 1, 1), (2, "C1", 2, 1), (3, "C1", 3, 1), (4, "C2", 1, 1)],
+    # C3은 S1이 수강 신청했지만 아직 게시하지 않은 과목, 5번 주차는 C1에 남은 지난 학기 1주차(비활성)다.
+    "course": [("C1", "데이터베이스 기초", 1, "P1"), ("C2", "인공지능 입문", 1, "P2"), ("C3", "고급 데이터베이스", 0, "P1")],
+    "enrollment": [("C1", "S1"), ("C2", "S2"), ("C3", "S1")],
+    "week": [(1, "C1", 1, 1), (2, "C1", 2, 1), (3, "C1", 3, 1), (4, "C2", 1, 1), (5, "C1", 1, 0), (6, "C3", 1, 1)],
     "item": [(11, 1, "video", "1강 동영상", None, 1, None), (12, 1, "video", "2강 동영상", None, 1, None),
              (13, 1, "assignment", "과제 1", "2026-03-10", 1, 90), (21, 2, "assignment", "과제 2 (미게시)",
              "2026-03-17", 0, None), (31, 3, "assignment", "과제 3", "2026-03-24", 1, None),
-             (41, 4, "assignment", "AI 과제 1", "2026-03-12", 1, 70)],
+             (41, 4, "assignment", "AI 과제 1", "2026-03-12", 1, 70),
+             (51, 5, "video", "1강 동영상 (지난 학기)", None, 1, None), (61, 6, "video", "고급 1강 동영상", None, 1, None)],
     "viewing": [(11, "S1")],
     "submission": [(13, "S1", "제출함"), (41, "S2", "미제출")],
 }
@@ -214,6 +216,7 @@ def main():
         assert outcomes[key][0] == expected, f"{key}의 결과 종류: 기대 '{expected}', 실제 '{outcomes[key][0]}'"
     student_text = " ".join(text for key, (_, text) in outcomes.items() if key not in ("Q9", "Q10"))
     assert "미게시" not in student_text and "AI 과제" not in student_text, "학생에게 보이면 안 되는 학습요소가 보임"
+    assert outcomes["Q1"][1] == "1행: 2강 동영상", "게시되지 않은 과목이나 비활성 주차의 학습요소가 학생에게 보임"
     print("지정 질문 10개의 결과 종류가 모두 기대와 같음. 이것은 이 10개에 대한 확인일 뿐, 질문 일반의 정확도가 아님")
 
 
