@@ -11,9 +11,9 @@ from django.urls import reverse
 from exercises.evidence import peer, services
 from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Submission
 from lessons.models import Lesson
-from tests.conftest import signed_in
+from tests.conftest import join, signed_in
 from tutor.models import Cohort
-from tutor.roles import Role
+from tutor.roles import CohortRole, Role
 
 NOTE = "강사의 비공개 불일치 메모"
 
@@ -45,9 +45,9 @@ def test_the_note_waits_for_its_instructor_review_and_that_reviews_cohort(
     the note's instructor releases only the peer review: the note stays hidden both times. It reaches the author
     when the instructor review it concerns is released."""
     second = Cohort.objects.create(name="둘째 기수")
-    second.learners.add(learner)
+    join(second, learner)
     elsewhere = make_user("elsewhere", Role.INSTRUCTOR, in_cohort=False)
-    second.instructors.add(elsewhere)
+    join(second, elsewhere, CohortRole.INSTRUCTOR)
     mine = submitted(learner, task, "작성자의 증거 글")
     submitted(other_learner, task, "동료의 증거 글")
     peer.allocate_peer_work(reviewer=other_learner, task=task)
@@ -69,13 +69,15 @@ def test_the_note_waits_for_its_instructor_review_and_that_reviews_cohort(
 def test_the_audit_page_never_shows_an_assistant_notes_about_classmates_or_themselves(
         learner: User, other_learner: User, instructor: User, make_user, cohort: Cohort, task: EvidenceTask) -> None:
     """The learner assists another cohort that their own instructor also teaches. Notes that instructor wrote about
-    a classmate's work, and about the learner's own, stay off the learner's audit page; what the learner did, and
-    entries about the records of the cohort they assist, are there."""
+    a classmate's work, and about the learner's own, stay off the learner's audit page; so do entries about the
+    assisted cohort's records (reading the audit log is an instructor's permission, not an assistant's); what the
+    learner did is there. The instructor sees all three."""
     assisted = Cohort.objects.create(name="조교로 돕는 기수")
-    assisted.instructors.add(learner, instructor)
+    join(assisted, learner, CohortRole.ASSISTANT)
+    join(assisted, instructor, CohortRole.INSTRUCTOR)
     learner.groups.add(*instructor.groups.all())
     helped = make_user("helped", in_cohort=False)
-    assisted.learners.add(helped)
+    join(assisted, helped)
     classmate_work = submitted(other_learner, task, "같은 기수 동료의 글")
     own_work = submitted(learner, task, "조교 학습자 본인의 글")
     helped_work = submitted(helped, task, "돕는 기수 학습자의 글")
@@ -84,6 +86,6 @@ def test_the_audit_page_never_shows_an_assistant_notes_about_classmates_or_thems
         services.resolve_disagreement(instructor=instructor, submission=work, reason=note)
     page = signed_in(learner).get(reverse("tutor:audit")).content.decode()
     assert "동료에 관한 메모" not in page and "본인에 관한 메모" not in page
-    assert "돕는 기수에 관한 메모" in page and "evidence.submit" in page
+    assert "돕는 기수에 관한 메모" not in page and "evidence.submit" in page
     teacher_page = signed_in(instructor).get(reverse("tutor:audit")).content.decode()
     assert "동료에 관한 메모" in teacher_page and "돕는 기수에 관한 메모" in teacher_page
