@@ -46,7 +46,7 @@ class SignInForm(ThrottledSignInMixin, AuthenticationForm):
 
     def __init__(self, request: Any = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(request, *args, **kwargs)
-        self.fields["username"].label = gettext("아이디")
+        self.fields["username"].label = gettext("아이디 또는 이메일")
         self.fields["password"].label = gettext("비밀번호")
         self.fields["username"].widget.attrs.update({"autocomplete": "username", "autocapitalize": "none"})
 

@@ -141,4 +141,4 @@ def _wait_message(seconds: int) -> str:
     else:
         when = gettext("%(seconds)d초") % {"seconds": seconds}
     return gettext("로그인에 여러 번 실패해 잠시 기다려야 합니다. %(when)s 뒤에 다시 시도하세요. "
-                   "비밀번호를 모르면 강사에게 재설정을 요청하세요.") % {"when": when}
+                   "비밀번호를 잊었다면 로그인 화면의 '비밀번호를 잊으셨나요?'에서 재설정하세요.") % {"when": when}

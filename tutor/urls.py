@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from . import health, views
+from .accounts import views as account_views
 from .api import api
 
 account_patterns = [
@@ -12,6 +13,18 @@ account_patterns = [
     path("api-tokens/", views.api_tokens, name="api-tokens"),
     path("api-tokens/<id:token_id>/revoke/", views.revoke_api_token, name="revoke-api-token"),
     path("audit/", views.audit_log, name="audit"),
+    path("", account_views.account, name="account"),
+    path("data/", account_views.export_data, name="export-data"),
+    path("delete/", account_views.delete_account, name="delete-account"),
+    path("deleted/", account_views.account_deleted, name="account-deleted"),
+    path("password/change/", account_views.PasswordChangeView.as_view(), name="password-change"),
+    path("password/change/done/", account_views.PasswordChangeDoneView.as_view(), name="password-change-done"),
+    path("password/reset/", account_views.PasswordResetView.as_view(), name="password-reset"),
+    path("password/reset/done/", account_views.PasswordResetDoneView.as_view(), name="password-reset-done"),
+    path("password/reset/<uidb64>/<token>/", account_views.PasswordResetConfirmView.as_view(),
+         name="password-reset-confirm"),
+    path("password/reset/complete/", account_views.PasswordResetCompleteView.as_view(),
+         name="password-reset-complete"),
 ]
 
 urlpatterns = [

@@ -1,15 +1,11 @@
 """CSV exports for instructors: the review record of every version, and a gradebook of three tracks.
 
-Every cell that a spreadsheet would read as a formula (starting with = + - @,
-a tab or a carriage return) is prefixed with an apostrophe (OWASP's CSV
-injection rule), and the file starts with a UTF-8 BOM so the Korean is read.
+Cells go through ``tutor.spreadsheet`` (formulas neutralised, a UTF-8 BOM), the
+rule every CSV of the site shares.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Iterable
 from datetime import datetime
 
 from django.db.models import Prefetch
@@ -19,32 +15,18 @@ from django.utils.translation import gettext as _
 from lessons.selectors import progress_of_learners, published_lessons
 from tutor import access
 from tutor.access import AnyUser
+from tutor.accounts.selectors import display_name
 from tutor.models import Cohort, Membership, members_of
 from tutor.roles import CohortRole
+from tutor.spreadsheet import BOM, FORMULA_STARTS, neutralise, to_csv  # noqa: F401  (the shared rule)
 
 from .models import Review, Submission
 from .selectors import disagreeing_criteria, instructor_cohorts, level_label, peer_minimums_of
-
-BOM = "\ufeff"
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def neutralise(value: object) -> str:
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def local_time(value: datetime | None) -> str:
     """A time in the site's time zone, as the pages show it; the header names the zone."""
     return timezone.localtime(value).isoformat(timespec="seconds") if value else ""
-
-
-def to_csv(rows: Iterable[list[object]]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    for row in rows:
-        writer.writerow([neutralise(cell) for cell in row])
-    return BOM + buffer.getvalue()
 
 
 def _submissions_of_cohorts(instructor: AnyUser) -> list[Submission]:
@@ -91,7 +73,7 @@ def review_rows(instructor: AnyUser) -> list[list[object]]:
                              for r in a.reproductions.all()] if review.kind == Review.Kind.PEER else []
             flags = [f"{f.criterion}: {f.reason}" + (f" -> {f.resolution}" if f.resolved_at else "")
                      for f in review.flags.all()]
-            rows.append([*base, review.kind, review.reviewer.get_username(),
+            rows.append([*base, review.kind, display_name(review.reviewer),
                          local_time(review.released_at), *levels,
                          "; ".join(f"{k}: {v}" for k, v in review.citations.items()), review.comment,
                          " | ".join(flags), disagreement, submission.disagreement_resolution,

@@ -22,6 +22,7 @@ from lessons.models import Fixture
 from lessons.selectors import RecordLink, access_lesson
 from tutor import access
 from tutor.access import AnyUser
+from tutor.accounts.selectors import display_name
 from tutor.errors import NotFound
 from tutor.models import Cohort, Membership, members_of
 from tutor.roles import CohortRole
@@ -241,7 +242,7 @@ def name_of_reviewer(viewer: AnyUser, review: Review) -> str:
     """Instructors of the author see every name; others see an instructor's name, their own, or '익명 동료'."""
     if (review.kind == Review.Kind.INSTRUCTOR or review.reviewer_id == viewer.pk
             or access.sees_names(viewer, author=review.submission.author)):
-        return review.reviewer.get_username()
+        return display_name(review.reviewer)
     return _("익명 동료")
 
 
@@ -609,7 +610,7 @@ def review_grid(instructor: AnyUser, submission: Submission) -> ReviewGrid | Non
     reviews = reviews_visible_to(instructor, submission)
     reproductions = list(Reproduction.objects.filter(allocation__submission=submission)
                          .select_related("allocation").order_by("pk"))
-    columns = [GridColumn(review=review, reviewer=review.reviewer.get_username(),
+    columns = [GridColumn(review=review, reviewer=display_name(review.reviewer),
                           reproduction=[r for r in reproductions if r.allocation.reviewer_id == review.reviewer_id]
                           if review.kind == Review.Kind.PEER else [])
                for review in reviews]

@@ -23,6 +23,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
 from django.db.models import F
+from django.http import HttpRequest
 from django.utils import timezone
 
 from tutor import audit
@@ -33,6 +34,15 @@ from .models import OutboundMail
 logger = logging.getLogger(__name__)
 
 MAX_SUBJECT = 200
+
+
+def absolute_url(path: str, *, request: HttpRequest | None = None) -> str:
+    """The full link for a mail body: ``SITE_URL`` when set, else the address the request came to."""
+    if settings.SITE_URL:
+        return settings.SITE_URL + path
+    if request is not None:
+        return request.build_absolute_uri(path)
+    return "http://localhost:8000" + path
 
 
 def message_id(key: str) -> str:

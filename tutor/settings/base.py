@@ -146,7 +146,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# A person signs in with their username or their e-mail address (tutor.auth_backends).
+AUTHENTICATION_BACKENDS = ["tutor.auth_backends.UsernameOrEmailBackend"]
 LOGIN_URL = "tutor:sign-in"
+# Password reset links are valid this long (Django's setting; the link also dies once used).
+PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(60 * 60 * 24)))
 LOGIN_REDIRECT_URL = "lessons:home"
 
 LANGUAGE_CODE = "ko"
@@ -296,5 +300,12 @@ EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "20"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "근거 튜터 <no-reply@localhost>")
 SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 EMAIL_FILE_PATH = VAR_DIR / "mail"
+# The site's address for links in mail sent without a request (commands, the worker), e.g.
+# "https://tutor.school.example". Unset: links use the address of the request that caused the mail.
+SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 EMAIL_BACKEND = ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
                  else "tutor.mail.backends.EmlFileBackend")
+
+# Retention (tutor.accounts): accounts nobody signed in to for this many days are deleted by
+# `manage.py delete_inactive_accounts` (run it daily). 0, the default, keeps every account.
+INACTIVE_ACCOUNT_DELETE_DAYS = int(os.environ.get("INACTIVE_ACCOUNT_DELETE_DAYS", "0"))
