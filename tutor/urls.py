@@ -34,6 +34,7 @@ urlpatterns = [
     path("labs/", include("exercises.labs.urls")),
     path("exercises/", include("exercises.grounding.urls")),
     path("evidence/", include("exercises.evidence.urls")),
+    path("notices/", include("tutor.notices.urls")),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
 ]

@@ -121,7 +121,14 @@ def allocate_peer_work(*, reviewer: User, task: EvidenceTask) -> PeerAllocation:
     allocation = PeerAllocation.objects.create(submission=candidate, reviewer=reviewer, expires_at=now + lease_length())
     audit.record(actor=reviewer, action="peer.lease_given", target=candidate,
                  detail={"allocation": allocation.pk, "expires_at": allocation.expires_at.isoformat()})
+    _notice_after_commit(allocation)
     return allocation
+
+
+def _notice_after_commit(allocation: PeerAllocation) -> None:
+    from .tasks import notice_peer_allocated
+
+    transaction.on_commit(lambda: notice_peer_allocated.enqueue(allocation_id=allocation.pk))
 
 
 @transaction.atomic
@@ -166,6 +173,7 @@ def assign_peer(*, instructor: User, submission: Submission, reviewer: User) -> 
                                                expires_at=now + lease_length())
     audit.record(actor=instructor, action="peer.assign", target=submission,
                  detail={"reviewer": reviewer.pk, "allocation": allocation.pk})
+    _notice_after_commit(allocation)
     return allocation
 
 

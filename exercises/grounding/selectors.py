@@ -141,3 +141,14 @@ def _key_use(label: str, evidence: list[int], required: list[int], explanation: 
              kind: str = "근거 연습 답안 키") -> FixtureUse:
     quoted = lines_referred(explanation, slug, own=True)
     return use(kind, label, None if quoted is None else {*evidence, *required, *quoted})
+
+
+def claims_judged_since_last_look(user: access.AnyUser) -> list:
+    """To-do hook ("claim_judged"): the learner's claims an instructor judged (as an answer group) since they
+    last looked. Answer-group judgements land with branch g-people; until then there are none."""
+    return []
+
+
+def answer_groups_waiting(user: access.AnyUser) -> list:
+    """To-do hook ("answer_group"): answer groups waiting for this teacher's judgement, per cohort; none yet."""
+    return []
