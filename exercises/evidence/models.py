@@ -122,6 +122,8 @@ class Submission(models.Model):
 
     #: Not stored: what the newest version waits for, set by ``selectors.submissions_of`` for its page.
     waiting: str = ""
+    #: Not stored: set by the queue on an older version listed only because a review of it waits for release.
+    superseded: bool = False
 
     objects = SubmissionQuerySet.as_manager()
 

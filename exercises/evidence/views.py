@@ -291,7 +291,10 @@ def queue(request: SignedInRequest) -> HttpResponse:
 @require_POST
 def assign(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
-    reviewer = selectors.access_reviewer(request.user, int_or_none(request.POST.get("reviewer"), low=1))
+    if request.POST.get("reviewer_name"):
+        reviewer = selectors.access_reviewer_named(request.user, request.POST["reviewer_name"])
+    else:
+        reviewer = selectors.access_reviewer(request.user, int_or_none(request.POST.get("reviewer"), low=1))
     peer.assign_peer(instructor=request.user, submission=submission, reviewer=reviewer)
     messages.success(request, _("동료 검토를 배정했습니다."))
     return redirect("evidence:queue")
@@ -305,6 +308,9 @@ def cohort_minimum(request: SignedInRequest, cohort_id: int, slug: str) -> HttpR
     services.set_min_peer_reviews(instructor=request.user, task=task, cohort=cohort,
                                   minimum=-1 if minimum is None else minimum, reason=request.POST.get("reason", ""))
     messages.success(request, _("%(cohort)s의 최소 동료 검토 수를 바꿨습니다.") % {"cohort": cohort.name})
+    too_small = schedule.too_small(cohort, task)
+    if too_small:
+        messages.warning(request, too_small)
     return redirect("evidence:queue")
 
 
