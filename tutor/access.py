@@ -90,7 +90,7 @@ def _cache(user: User) -> _Cache:
 def forget(user: AnyUser) -> None:
     """Drop what was cached about ``user`` (after their memberships changed in this request)."""
     if hasattr(user, "_tutor_access"):
-        del user._tutor_access  # type: ignore[union-attr]
+        del user._tutor_access
 
 
 def _signed_in(user: AnyUser) -> bool:

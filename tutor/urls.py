@@ -6,6 +6,7 @@ from django.urls import include, path
 from . import health, views
 from .accounts import views as account_views
 from .api import api
+from .cohorts import views as cohort_views
 
 account_patterns = [
     path("sign-in/", views.SignInView.as_view(), name="sign-in"),
@@ -25,6 +26,8 @@ account_patterns = [
          name="password-reset-confirm"),
     path("password/reset/complete/", account_views.PasswordResetCompleteView.as_view(),
          name="password-reset-complete"),
+    path("invitation/<str:token>/", cohort_views.invitation, name="invitation"),
+    path("sign-up/", cohort_views.sign_up, name="sign-up"),
 ]
 
 urlpatterns = [
@@ -35,6 +38,7 @@ urlpatterns = [
     path("exercises/", include("exercises.grounding.urls")),
     path("evidence/", include("exercises.evidence.urls")),
     path("notices/", include("tutor.notices.urls")),
+    path("cohorts/", include("tutor.cohorts.urls")),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
 ]

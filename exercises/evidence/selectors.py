@@ -536,6 +536,7 @@ class CohortWaiting:
     cohort: Cohort
     rows: list[WaitingRow]
     choices: dict[int, list[Candidate]] = field(default_factory=dict)  # task id -> who submitted it, least loaded first
+    may_change_settings: bool = False
 
 
 @dataclass
@@ -610,7 +611,8 @@ def waiting_list(instructor: AnyUser) -> list[CohortWaiting]:
     return [CohortWaiting(cohort=cohort, rows=[WaitingRow(row=row, candidates=pool.candidates_for(row.submission))
                                                for row in rows],
                           choices={task_id: pool.choices_for(task_id)
-                                   for task_id in {row.submission.task_id for row in rows}})
+                                   for task_id in {row.submission.task_id for row in rows}},
+                          may_change_settings=access.may_change_cohort_setting(instructor, cohort))
             for cohort, rows in waiting]
 
 
@@ -652,6 +654,11 @@ def review_grid(instructor: AnyUser, submission: Submission) -> ReviewGrid | Non
                           for review in reviews])
             for c in submission.rubric_version.criteria]
     return ReviewGrid(columns=columns, rows=rows)
+
+
+def may_export(user: AnyUser) -> bool:
+    """Whether the CSV exports and the audit log hold anything for this person (instructors, not assistants)."""
+    return access.cohorts_where(user, access.Perm.EXPORT).exists()
 
 
 def cohorts_of(instructor: AnyUser) -> list[Cohort]:

@@ -281,7 +281,7 @@ def queue(request: SignedInRequest) -> HttpResponse:
         disagreement="disagreement" in request.GET, sort=request.GET.get("sort", "oldest"),
     )
     return render(request, "evidence/queue.html", {
-        "rows": rows, "cohorts": selectors.cohorts_of(request.user),
+        "rows": rows, "cohorts": selectors.cohorts_of(request.user), "may_export": selectors.may_export(request.user),
         "waiting": selectors.waiting_list(request.user),
         "tasks": selectors.active_tasks(),
         "filters": request.GET,

@@ -142,3 +142,20 @@ def test_number_keys_move_focus_to_the_radio_they_check(page, live_server, recor
     assert claim.locator("input[value='no_data']").is_checked()
     page.keyboard.press("3")
     assert page.evaluate("document.activeElement.value") == claim.locator("input[type=radio]").nth(2).get_attribute("value")
+
+
+def test_cohort_pages_have_no_serious_axe_findings_at_360px(axe_page, live_server, records, instructor) -> None:
+    """내 기수, a cohort's members, the roster upload; and, signed out, the sign-up and invitation pages."""
+    from tutor.cohorts import services as cohort_services
+
+    base = live_server.url
+    cohort = records["cohort"]
+    cohort_services.set_join_code(actor=instructor, cohort=cohort, enabled=True)
+    _user, invitation = cohort_services.add_instructor_account(email="new@school.example", name="새강사")
+    raw = "a11y-token"
+    type(invitation).objects.filter(pk=invitation.pk).update(digest=cohort_services.token_digest(raw))
+    findings = check(axe_page, f"{base}/account/sign-up/?code=ABC") + check(axe_page, f"{base}/account/invitation/{raw}/")
+    sign_in(axe_page, live_server, "teacher")
+    for path in ["/cohorts/", f"/cohorts/{cohort.pk}/", f"/cohorts/{cohort.pk}/roster/"]:
+        findings += check(axe_page, base + path)
+    assert findings == [], "\n".join(findings)

@@ -109,3 +109,13 @@ def test_another_cohorts_assistant_may_not_release_or_read(make_user: Callable[.
     assert client.post(reverse("evidence:release", args=[mine.pk])).status_code == 404
     assert client.get(reverse("evidence:cohort-progress", args=[cohort.pk])).status_code == 404
     assert "강사 의견" not in author_sees(learner, mine)
+
+
+def test_the_queue_offers_an_assistant_only_what_they_may_do(assistant: User, learner: User, task: EvidenceTask,
+                                                              cohort: Cohort) -> None:
+    """The assistant's queue lists the cohort's waiting work but no settings button and no export links."""
+    submitted(learner, task)
+    page = signed_in(assistant).get(reverse("evidence:queue")).content.decode()
+    assert learner.username in page
+    assert reverse("evidence:cohort-minimum", args=[cohort.pk, task.slug]) not in page
+    assert reverse("evidence:export") not in page

@@ -170,6 +170,11 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
+# Cohorts (tutor.cohorts): an invitation link works this many days; a roster upload holds at most
+# this many rows (one request; larger classes upload in parts).
+INVITATION_EXPIRY_DAYS = int(os.environ.get("INVITATION_EXPIRY_DAYS", "7"))
+ROSTER_MAX_ROWS = int(os.environ.get("ROSTER_MAX_ROWS", "1000"))
+
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
