@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.contrib.auth.models import User
 from django.db.models import F
 
@@ -10,12 +12,12 @@ from tutor.accounts.registry import RecordKind, Row, delete_rows, not_personal, 
 from .models import CompletionRecord, SelfReport
 
 
-def completion_rows(user: User) -> list[Row]:
+def completion_rows(user: User) -> Sequence[Row]:
     return list(CompletionRecord.objects.filter(user=user).order_by("at", "pk").values(
         "at", lesson_slug=F("lesson__slug"), lesson_version=F("version__number"), record_kind=F("kind"), record_item=F("item")))
 
 
-def self_report_rows(user: User) -> list[Row]:
+def self_report_rows(user: User) -> Sequence[Row]:
     return list(SelfReport.objects.filter(user=user).order_by("at", "pk").values(
         "at", "confidence", lesson_slug=F("self_check__version__lesson__slug"),
         lesson_version=F("self_check__version__number"), self_check_key=F("self_check__key")))

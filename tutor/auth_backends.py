@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.http import HttpRequest
 
 
@@ -30,7 +30,7 @@ class UsernameOrEmailBackend(ModelBackend):
     """Django's model backend, with the login resolved by ``username_for_login`` first."""
 
     def authenticate(self, request: HttpRequest | None, username: str | None = None,
-                     password: str | None = None, **kwargs: Any) -> AbstractBaseUser | None:
+                     password: str | None = None, **kwargs: Any) -> User | None:
         if username is not None:
             username = username_for_login(username)
         return super().authenticate(request, username=username, password=password, **kwargs)

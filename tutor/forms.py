@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from . import throttle
+from .auth_backends import username_for_login
 from .errors import Throttled
 
 
@@ -25,9 +26,11 @@ class ThrottledSignInMixin:
     cleaned_data: dict[str, Any]
 
     def clean(self) -> dict[str, Any]:
-        username = self.cleaned_data.get("username") or ""
-        if not username or not self.cleaned_data.get("password"):
+        login = self.cleaned_data.get("username") or ""
+        if not login or not self.cleaned_data.get("password"):
             return super().clean()  # type: ignore[misc]
+        # An account's e-mail address counts under its username, so the two logins share one allowance.
+        username = username_for_login(login)
         address = throttle.client_address(self.request)
         try:
             throttle.begin_attempt(username=username, address=address)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.contrib.auth.models import User
 from django.db.models import Q
 
@@ -11,7 +13,7 @@ from . import services
 from .models import ApiToken, AuditEntry, Cohort, KnownSignInAddress
 
 
-def cohort_rows(user: User) -> list[Row]:
+def cohort_rows(user: User) -> Sequence[Row]:
     rows: list[Row] = [{"cohort": name, "role": "learner"}
                        for name in Cohort.objects.attended_by(user).values_list("name", flat=True)]
     rows += [{"cohort": name, "role": "instructor"}
@@ -31,7 +33,7 @@ def leave_cohorts(user: User) -> int:
     return left
 
 
-def token_rows(user: User) -> list[Row]:
+def token_rows(user: User) -> Sequence[Row]:
     return list(ApiToken.objects.filter(user=user).order_by("created_at").values(
         "name", "prefix", "created_at", "last_used_at", "revoked_at"))
 
@@ -40,7 +42,7 @@ def erase_tokens(user: User) -> int:
     return delete_rows(ApiToken.objects.filter(user=user))
 
 
-def address_rows(user: User) -> list[Row]:
+def address_rows(user: User) -> Sequence[Row]:
     return list(KnownSignInAddress.objects.filter(user=user).order_by("last_seen_at").values("address", "last_seen_at"))
 
 
@@ -48,7 +50,7 @@ def erase_addresses(user: User) -> int:
     return delete_rows(KnownSignInAddress.objects.filter(user=user))
 
 
-def audit_rows(user: User) -> list[Row]:
+def audit_rows(user: User) -> Sequence[Row]:
     """Entries of what they did, and of what was done to their account (not others' entries about others)."""
     about = Q(actor=user) | Q(target_type="auth.user", target_id=str(user.pk))
     return list(AuditEntry.objects.filter(about).order_by("at", "id").values(

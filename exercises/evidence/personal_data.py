@@ -6,6 +6,8 @@ with the account. Reviews they wrote of others' work stay, shown as "탈퇴한 �
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.contrib.auth.models import User
 from django.db.models import F
 from django.utils import timezone
@@ -16,7 +18,7 @@ from .models import CalibrationReview, Extension, Flag, PeerAllocation, Reproduc
 from .selectors import name_of_reviewer
 
 
-def submission_rows(user: User) -> list[Row]:
+def submission_rows(user: User) -> Sequence[Row]:
     rows = []
     for submission in (Submission.objects.filter(author=user).select_related("task", "rubric_version")
                        .prefetch_related("lab_runs").order_by("created_at", "pk")):
@@ -31,7 +33,7 @@ def submission_rows(user: User) -> list[Row]:
     return rows
 
 
-def received_rows(user: User) -> list[Row]:
+def received_rows(user: User) -> Sequence[Row]:
     """Reviews of their work by others, as they see them: released ones only, reviewers named as on the page."""
     rows = []
     reviews = (Review.objects.released().filter(submission__author=user).exclude(kind=Review.Kind.SELF)
@@ -50,19 +52,19 @@ def received_rows(user: User) -> list[Row]:
     return rows
 
 
-def written_rows(user: User) -> list[Row]:
+def written_rows(user: User) -> Sequence[Row]:
     """Reviews they wrote; whose work it was is not theirs to take away (a peer's name never appears)."""
     return list(Review.objects.filter(reviewer=user).order_by("created_at", "pk").values(
         "kind", "judgements", "citations", "comment", "created_at", "released_at",
         task=F("submission__task__slug"), version=F("submission__version")))
 
 
-def allocation_rows(user: User) -> list[Row]:
+def allocation_rows(user: User) -> Sequence[Row]:
     return list(PeerAllocation.objects.filter(reviewer=user).order_by("created_at", "pk").values(
         "created_at", "expires_at", "completed_at", "ended_at", "end", "return_reason", task=F("submission__task__slug")))
 
 
-def calibration_rows(user: User) -> list[Row]:
+def calibration_rows(user: User) -> Sequence[Row]:
     return list(CalibrationReview.objects.filter(reviewer=user).order_by("created_at", "pk").values(
         "judgements", "created_at", task=F("example__task__slug"), example_key=F("example__key")))
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.contrib.auth.models import User
 from django.db.models import F
 
@@ -10,14 +12,14 @@ from tutor.accounts.registry import RecordKind, Row, delete_rows, register
 from .models import Attempt, ClaimMark
 
 
-def attempt_rows(user: User) -> list[Row]:
+def attempt_rows(user: User) -> Sequence[Row]:
     return list(Attempt.objects.filter(user=user).order_by("created_at", "pk").values(
         "id", "number", "variant_key", "exercise_version", "answer_text", "status", "feedback", "created_at",
         "submitted_at", exercise_slug=F("exercise__slug"), fixture_slug=F("fixture_version__fixture__slug"),
         fixture_version_number=F("fixture_version__number")))
 
 
-def mark_rows(user: User) -> list[Row]:
+def mark_rows(user: User) -> Sequence[Row]:
     return list(ClaimMark.objects.filter(attempt__user=user).order_by("attempt__created_at", "attempt", "order").values(
         "order", "text", "judgement", "question_key", "cited_lines", attempt_number=F("attempt__number"),
         exercise_slug=F("attempt__exercise__slug")))

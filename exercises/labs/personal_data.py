@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.contrib.auth.models import User
 from django.db import models
 from django.db.models import F
@@ -11,7 +13,7 @@ from tutor.accounts.registry import RecordKind, Row, delete_rows, register
 from .models import LabRun
 
 
-def run_rows(user: User) -> list[Row]:
+def run_rows(user: User) -> Sequence[Row]:
     return list(LabRun.objects.filter(user=user).order_by("created_at", "pk").values(
         "id", "step", "purpose", "prediction", "code", "stdin", "status", "exit_code", "stdout", "stderr",
         "truncated", "check_results", "failure_reason", "lab_version", "fixture_versions", "created_at",

@@ -146,3 +146,18 @@ def test_send_queued_mail_command_sends_what_waits(smtp_server: SmtpServer) -> N
     call_command("send_queued_mail")
     assert len(smtp_server.wait_for(2)) == 2
     assert OutboundMail.objects.filter(state=OutboundMail.State.SENT).count() == 2
+
+
+def test_staff_see_outgoing_mail_in_the_admin_and_requeue_a_failed_one(admin_client: object) -> None:
+    """관리 → 메일 lists messages (read-only, no delete); the action puts a failed one back in the queue."""
+    mail = queue()
+    OutboundMail.objects.filter(pk=mail.pk).update(state=OutboundMail.State.FAILED, last_error="OSError")
+    listing = admin_client.get("/admin/mail/outboundmail/")  # type: ignore[attr-defined]
+    assert listing.status_code == 200 and "learner@example.com" in listing.content.decode()
+    response = admin_client.post("/admin/mail/outboundmail/", {  # type: ignore[attr-defined]
+        "action": "requeue", "_selected_action": [mail.pk]})
+    assert response.status_code == 302
+    mail.refresh_from_db()
+    assert mail.state == OutboundMail.State.QUEUED
+    assert AuditEntry.objects.filter(action="mail.requeue").count() == 1
+    assert admin_client.get(f"/admin/mail/outboundmail/{mail.pk}/delete/").status_code == 403  # type: ignore[attr-defined]

@@ -8,14 +8,14 @@ and no app said which it is, so a new app cannot be forgotten silently.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.utils.module_loading import autodiscover_modules
 
-Row = dict[str, Any]
+Row = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class RecordKind:
 
     name: str
     title: str
-    rows: Callable[[User], list[Row]]
+    rows: Callable[[User], Sequence[Row]]
     links: tuple[str, ...] = ()
     erase: Callable[[User], int] | None = None
     kept_because: str = ""

@@ -10,7 +10,7 @@ from django.contrib.auth import logout, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.forms import Form
-from django.http import HttpResponse, HttpResponseRedirect
+from django.http import HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils import timezone
@@ -76,7 +76,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     def get_form_kwargs(self) -> dict[str, Any]:
         return {**super().get_form_kwargs(), "request": self.request}
 
-    def form_valid(self, form: Form) -> HttpResponse:  # type: ignore[override]
+    def form_valid(self, form: Form) -> HttpResponse:
         services.request_password_reset(email=form.cleaned_data["email"], request=self.request)
         return HttpResponseRedirect(self.get_success_url())
 
@@ -94,8 +94,11 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
         self.request.session.pop(auth_views.INTERNAL_RESET_SESSION_TOKEN, None)
         return HttpResponseRedirect(self.get_success_url())
 
-    def dispatch(self, *args: Any, **kwargs: Any) -> HttpResponse:
-        return private(super().dispatch(*args, **kwargs))
+    def dispatch(self, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        response = super().dispatch(*args, **kwargs)
+        add_never_cache_headers(response)
+        patch_cache_control(response, private=True, no_store=True)
+        return response
 
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.contrib.auth.models import User
 
 from tutor.accounts.registry import RecordKind, Row, delete_rows, not_personal, register
@@ -9,7 +11,7 @@ from tutor.accounts.registry import RecordKind, Row, delete_rows, not_personal, 
 from .models import OutboundMail
 
 
-def mail_rows(user: User) -> list[Row]:
+def mail_rows(user: User) -> Sequence[Row]:
     """What was sent to them (no bodies: a body may hold a sign-in link still valid)."""
     if not user.email:
         return []
