@@ -11,8 +11,8 @@ rows to attach to); a query per row would show as a difference.
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
 from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User

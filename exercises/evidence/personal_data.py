@@ -14,7 +14,15 @@ from django.utils import timezone
 
 from tutor.accounts.registry import RecordKind, Row, delete_rows, not_personal, register
 
-from .models import CalibrationReview, Extension, Flag, PeerAllocation, Reproduction, Review, Submission
+from .models import (
+    CalibrationReview,
+    Extension,
+    Flag,
+    PeerAllocation,
+    Reproduction,
+    Review,
+    Submission,
+)
 from .selectors import name_of_reviewer
 
 

@@ -94,7 +94,7 @@ def cohort_table(user: AnyUser, cohort_id: int, *, show: str = "", sort: str = "
     runs = {row["user_id"]: (row["n"], row["last"]) for row in LabRun.objects.filter(user_id__in=ids).own_work()
             .values("user_id").annotate(n=Count("id"), last=Max("created_at"))}
     newest: dict[tuple[int, int], Submission] = {}
-    last_submit: dict[int, datetime] = {}
+    last_submit: dict[int, datetime | None] = {}
     for submission in (Submission.objects.filter(author_id__in=ids).order_by("version")
                        .only("pk", "author_id", "task_id", "status", "submitted_at", "due_at", "updated_at")):
         last_submit[submission.author_id] = _latest(last_submit.get(submission.author_id), submission.updated_at)
@@ -114,11 +114,10 @@ def cohort_table(user: AnyUser, cohort_id: int, *, show: str = "", sort: str = "
         for task in tasks:
             task_dates = dates[(cohort.pk, task.pk)]
             due = extensions.get((cohort.pk, task.pk, learner.pk), task_dates.due_at)
-            submission = newest.get((learner.pk, task.pk))
-            if submission is not None:
-                state = "waiting_review" if submission.pk in waiting else (
-                    "late" if submission.late_by else "submitted")
-                row.tasks.append(TaskCell(task.slug, task.title, state, bool(submission.late_by), due, submission.pk))
+            latest = newest.get((learner.pk, task.pk))
+            if latest is not None:
+                state = "waiting_review" if latest.pk in waiting else ("late" if latest.late_by else "submitted")
+                row.tasks.append(TaskCell(task.slug, task.title, state, bool(latest.late_by), due, latest.pk))
             elif not task_dates.is_open(now):
                 row.tasks.append(TaskCell(task.slug, task.title, "not_open", due_at=due))
             else:

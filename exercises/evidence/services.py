@@ -266,8 +266,11 @@ def _notice_released(review_ids: list[int]) -> None:
     """After commit, the worker tells the author (once per review) that a review was released."""
     from .tasks import notice_review_released
 
+    def enqueue(review_id: int) -> None:
+        transaction.on_commit(lambda: notice_review_released.enqueue(review_id=review_id))
+
     for review_id in review_ids:
-        transaction.on_commit(lambda review_id=review_id: notice_review_released.enqueue(review_id=review_id))
+        enqueue(review_id)
 
 
 @transaction.atomic(durable=True)

@@ -378,7 +378,7 @@ def cohort_schedule(request: SignedInRequest, cohort_id: int) -> HttpResponse:
                 for warning in result.warnings:
                     messages.warning(request, warning)
             return redirect("evidence:cohort-schedule", cohort_id=cohort.pk)
-        messages.error(request, _("입력을 확인해 주세요: ") + " ".join(e for errs in form.errors.values() for e in errs))
+        messages.error(request, _("입력을 확인해 주세요: ") + " ".join(str(e) for errs in form.errors.values() for e in errs))
     table = schedule.dates_table([cohort.pk], tasks)
     return render(request, "evidence/cohort_schedule.html", {
         "cohort": cohort, "learners": selectors.learners_of(cohort),

@@ -23,4 +23,4 @@ def unread_of(user: User) -> QuerySet[Notice]:
 
 
 def unread_count(user: AnyUser) -> int:
-    return unread_of(user).count() if user.is_authenticated else 0  # type: ignore[arg-type]
+    return unread_of(user).count() if user.is_authenticated else 0
