@@ -17,13 +17,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from exercises.labs.models import LabRun
-from lessons.models import CompletionRecord
+from lessons.models import CompletionRecord, SelfReport
 from tutor import access
 from tutor.access import AnyUser
 from tutor.models import Cohort, members_of
 
 from . import schedule
-from .models import EvidenceTask, Submission
+from .models import EvidenceTask, Review, Submission
 from .selectors import access_cohort, instructor_queue
 
 STATE_LABELS = {"submitted": _("제출"), "late": _("기한 후 제출"), "missing": _("미제출 (마감 지남)"),
@@ -40,6 +40,7 @@ class TaskCell:
     late: bool = False
     due_at: datetime | None = None
     submission_id: int | None = None
+    reviews: list[str] = field(default_factory=list)  # kinds of the reviews it has, e.g. ["본인 검토", "동료 검토"]
 
     @property
     def label(self) -> str:
@@ -55,6 +56,7 @@ class LearnerRow:
     lessons_opened: int = 0
     labs_run: int = 0
     grounding_attempts: int = 0
+    understood: int = 0  # self-report: "이해했어요" given (its own track, never a grade)
     tasks: list[TaskCell] = field(default_factory=list)
 
     @property
@@ -100,6 +102,13 @@ def cohort_table(user: AnyUser, cohort_id: int, *, show: str = "", sort: str = "
         last_submit[submission.author_id] = _latest(last_submit.get(submission.author_id), submission.updated_at)
         if submission.status == Submission.Status.SUBMITTED:
             newest[(submission.author_id, submission.task_id)] = submission
+    understood = {row["user_id"]: row["n"] for row in SelfReport.objects.filter(user_id__in=ids)
+                  .values("user_id").annotate(n=Count("id"))}
+    review_kinds: dict[int, list[str]] = {}
+    labels = dict(Review.Kind.choices)
+    for submission_id, kind in (Review.objects.filter(submission_id__in=[s.pk for s in newest.values()])
+                                .order_by("created_at").values_list("submission_id", "kind")):
+        review_kinds.setdefault(submission_id, []).append(str(labels[kind]))
     waiting = ({row.submission.pk for row in instructor_queue(user, cohort_id=cohort.pk) if row.state == "needs_review"}
                if access.may(user, access.Perm.REVIEW, cohort) else set())
     rows = []
@@ -108,6 +117,7 @@ def cohort_table(user: AnyUser, cohort_id: int, *, show: str = "", sort: str = "
         opened = facts.get((learner.pk, CompletionRecord.Kind.OPENED), (0, None))
         row.lessons_opened = opened[0]
         row.grounding_attempts = attempts.get(learner.pk, 0)
+        row.understood = understood.get(learner.pk, 0)
         row.labs_run, last_run = runs.get(learner.pk, (0, None))
         row.last_activity = _latest(last_run, last_submit.get(learner.pk),
                                     *(last for (uid, _kind), (_n, last) in facts.items() if uid == learner.pk))
@@ -117,7 +127,8 @@ def cohort_table(user: AnyUser, cohort_id: int, *, show: str = "", sort: str = "
             latest = newest.get((learner.pk, task.pk))
             if latest is not None:
                 state = "waiting_review" if latest.pk in waiting else ("late" if latest.late_by else "submitted")
-                row.tasks.append(TaskCell(task.slug, task.title, state, bool(latest.late_by), due, latest.pk))
+                row.tasks.append(TaskCell(task.slug, task.title, state, bool(latest.late_by), due, latest.pk,
+                                          review_kinds.get(latest.pk, [])))
             elif not task_dates.is_open(now):
                 row.tasks.append(TaskCell(task.slug, task.title, "not_open", due_at=due))
             else:
@@ -135,10 +146,11 @@ def cohort_table(user: AnyUser, cohort_id: int, *, show: str = "", sort: str = "
 
 def csv_rows(tasks: list[EvidenceTask], rows: list[LearnerRow]) -> list[list[object]]:
     """The same table for a spreadsheet (``tutor.spreadsheet.to_csv`` neutralises formulas)."""
-    header: list[object] = ["아이디", "이름", "마지막 활동", "연 레슨", "실습 실행", "근거 연습 제출"]
+    header: list[object] = ["아이디", "이름", "마지막 활동", "연 레슨", "실습 실행", "근거 연습 제출", "이해했어요 (자기 점검)"]
     header += [task.title for task in tasks]
     body: list[list[object]] = [header]
     for row in rows:
         body.append([row.learner.username, row.learner.get_full_name(), schedule.local_text(row.last_activity),
-                     row.lessons_opened, row.labs_run, row.grounding_attempts, *[cell.label for cell in row.tasks]])
+                     row.lessons_opened, row.labs_run, row.grounding_attempts, row.understood,
+                     *[cell.label + (f" ({', '.join(cell.reviews)})" if cell.reviews else "") for cell in row.tasks]])
     return body
