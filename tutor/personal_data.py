@@ -5,32 +5,42 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.contrib.auth.models import User
-from django.db.models import Q
+from django.db.models import F, Q
+from django.utils import timezone
 
 from tutor.accounts.registry import RecordKind, Row, delete_rows, not_personal, register
 
 from . import services
-from .models import ApiToken, AuditEntry, Cohort, KnownSignInAddress
+from .models import ApiToken, AuditEntry, Invitation, KnownSignInAddress, Membership
 
 
 def cohort_rows(user: User) -> Sequence[Row]:
-    rows: list[Row] = [{"cohort": name, "role": "learner"}
-                       for name in Cohort.objects.attended_by(user).values_list("name", flat=True)]
-    rows += [{"cohort": name, "role": "instructor"}
-             for name in Cohort.objects.taught_by(user).values_list("name", flat=True)]
-    return rows
+    """Their memberships: cohort, role, status and dates (no other member's)."""
+    return list(Membership.objects.filter(user=user).order_by("created_at").values(
+        "role", "status", "student_id", "invited_at", "joined_at", "removed_at", cohort_name=F("cohort__name")))
 
 
 def leave_cohorts(user: User) -> int:
-    """Take them out of every cohort, each change audited as the admin's membership changes are."""
+    """Take them out of every cohort (the membership stays, removed), each change audited."""
     left = 0
-    for cohort in Cohort.objects.filter(Q(learners=user) | Q(instructors=user)).distinct():
-        before = services.cohort_members(cohort)
-        cohort.learners.remove(user)
-        cohort.instructors.remove(user)
-        services.record_membership_change(actor=None, cohort=cohort, before=before)  # type: ignore[arg-type]
+    for membership in Membership.objects.filter(user=user).exclude(status=Membership.Status.REMOVED) \
+            .select_related("cohort"):
+        before = services.cohort_members(membership.cohort)
+        membership.status, membership.removed_at = Membership.Status.REMOVED, timezone.now()
+        membership.save(update_fields=["status", "removed_at"])
+        services.record_membership_change(actor=None, cohort=membership.cohort, before=before)  # type: ignore[arg-type]
         left += 1
     return left
+
+
+def invitation_rows(user: User) -> Sequence[Row]:
+    """Invitations sent to them (never the token: only its digest is stored, and that is not exported)."""
+    return list(Invitation.objects.filter(user=user).order_by("created_at").values(
+        "created_at", "expires_at", "used_at", "revoked_at"))
+
+
+def erase_invitations(user: User) -> int:
+    return delete_rows(Invitation.objects.filter(user=user))
 
 
 def token_rows(user: User) -> Sequence[Row]:
@@ -58,7 +68,11 @@ def audit_rows(user: User) -> Sequence[Row]:
 
 
 register(RecordKind(name="cohorts", title="기수 (소속과 역할)", rows=cohort_rows,
-                    links=("tutor.Cohort.learners", "tutor.Cohort.instructors"), erase=leave_cohorts, order=50))
+                    links=("tutor.Membership.user",), erase=leave_cohorts, order=50,
+                    kept_because="기수 구성원 기록은 '제외됨'으로 남음 (그 기수의 기록)"))
+register(RecordKind(name="invitations", title="받은 초대 (토큰은 저장하지 않음)", rows=invitation_rows,
+                    links=("tutor.Invitation.user",), erase=erase_invitations, order=45))
+not_personal("tutor.Invitation.sent_by", "초대를 보낸 강사: 초대받은 사람의 기록으로 내보냄")
 register(RecordKind(name="api_tokens", title="API 토큰 (비밀값은 저장하지 않음)", rows=token_rows,
                     links=("tutor.ApiToken.user",), erase=erase_tokens, order=50))
 register(RecordKind(name="sign_in_addresses", title="로그인한 주소 (IP)", rows=address_rows,

@@ -99,7 +99,7 @@ def end_live_leases(user: User) -> int:
 
 def extension_rows(user: User) -> list[Row]:
     return list(Extension.objects.filter(learner=user).order_by("changed_at", "pk").values(
-        "due_at", "reason", "changed_at", task=F("task__slug"), cohort_name=F("cohort__name")))
+        "due_at", "reason", "changed_at", task_slug=F("task__slug"), cohort_name=F("cohort__name")))
 
 
 def erase_extensions(user: User) -> int:
