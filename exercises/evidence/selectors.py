@@ -537,6 +537,7 @@ class CohortWaiting:
     rows: list[WaitingRow]
     choices: dict[int, list[Candidate]] = field(default_factory=dict)  # task id -> who submitted it, least loaded first
     may_change_settings: bool = False
+    peer_closed: set[int] = field(default_factory=set)  # task ids whose peer step has closed for this cohort
 
 
 @dataclass
@@ -608,11 +609,18 @@ def waiting_list(instructor: AnyUser) -> list[CohortWaiting]:
                 for s in _newest_submissions(members_of(cohort))]
         waiting.append((cohort, [row for row in rows if row.waiting_for_peers and not row.submission.superseded]))
     pool = reviewer_pool(instructor, {row.submission.task_id for _cohort, rows in waiting for row in rows})
+    from .schedule import dates_table  # schedule reads the models only; imported here to keep the rooms apart
+
+    now = timezone.now()
+    closed = dates_table([cohort.pk for cohort in cohorts],
+                         {row.submission.task for _cohort, rows in waiting for row in rows})
     return [CohortWaiting(cohort=cohort, rows=[WaitingRow(row=row, candidates=pool.candidates_for(row.submission))
                                                for row in rows],
                           choices={task_id: pool.choices_for(task_id)
                                    for task_id in {row.submission.task_id for row in rows}},
-                          may_change_settings=access.may_change_cohort_setting(instructor, cohort))
+                          may_change_settings=access.may_change_cohort_setting(instructor, cohort),
+                          peer_closed={task_id for (cohort_id, task_id), dates in closed.items()
+                                       if cohort_id == cohort.pk and dates.peer_due_at and dates.peer_due_at < now})
             for cohort, rows in waiting]
 
 

@@ -93,3 +93,23 @@ def test_leaving_a_cohort_releases_the_leavers_leases(learner: User, other_learn
     ended = peer.release_leases_of_leaver(actor=instructor, reviewer=learner, cohort=cohort)
     allocation.refresh_from_db()
     assert ended == 1 and allocation.ended_at is not None
+
+
+def test_when_the_peer_step_closes_the_waiting_work_is_listed_with_actions(
+        learner: User, instructor: User, cohort: Cohort, task: EvidenceTask) -> None:
+    """After the cohort's peer-review due time a submission still short of peers says so in the queue, next to
+    the instructor's actions (review it, assign someone, lower the minimum)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from exercises.evidence import schedule
+
+    submitted(learner, task)
+    page = signed_in(instructor).get(reverse("evidence:queue")).content.decode()
+    assert "동료 검토 마감 지남" not in page
+    now = timezone.now()
+    schedule.set_schedule(instructor=instructor, cohort=cohort, task=task, opens_at=None,
+                          due_at=now - timedelta(days=3), peer_due_at=now - timedelta(hours=1))
+    page = signed_in(instructor).get(reverse("evidence:queue")).content.decode()
+    assert "동료 검토 마감 지남" in page and "직접 검토하기" in page and "최소 동료 검토를" in page
