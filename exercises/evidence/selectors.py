@@ -609,7 +609,9 @@ def waiting_list(instructor: AnyUser) -> list[CohortWaiting]:
                 for s in _newest_submissions(members_of(cohort))]
         waiting.append((cohort, [row for row in rows if row.waiting_for_peers and not row.submission.superseded]))
     pool = reviewer_pool(instructor, {row.submission.task_id for _cohort, rows in waiting for row in rows})
-    from .schedule import dates_table  # schedule reads the models only; imported here to keep the rooms apart
+    from .schedule import (
+        dates_table,  # schedule reads the models only; imported here to keep the rooms apart
+    )
 
     now = timezone.now()
     closed = dates_table([cohort.pk for cohort in cohorts],
