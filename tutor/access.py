@@ -40,6 +40,7 @@ class Perm(StrEnum):
     REVIEW = "review"  # write the instructor review of a learner's work; see reviewers' names and unreleased reviews
     RELEASE = "release"  # release reviews
     RESOLVE = "resolve"  # resolve flags and disagreements
+    JUDGE = "judge"  # judge a group of similar claims across the cohort's learners (grounding)
     ASSIGN = "assign"  # hand a learner's submission to another learner
     READ_PROGRESS = "read_progress"  # see the cohort's progress and each learner's records
     EXPORT = "export"  # download the cohort's CSV exports
@@ -57,6 +58,7 @@ GRANTS: dict[Perm, frozenset[str]] = {
     Perm.REVIEW: TEACHING,
     Perm.RELEASE: TEACHING,
     Perm.RESOLVE: TEACHING,
+    Perm.JUDGE: TEACHING,
     Perm.ASSIGN: frozenset({CohortRole.INSTRUCTOR}),
     Perm.READ_PROGRESS: TEACHING,
     Perm.EXPORT: frozenset({CohortRole.INSTRUCTOR}),

@@ -5,38 +5,45 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.contrib.auth.models import User
-from django.db.models import F, Q
-from django.utils import timezone
+from django.db.models import Q
 
 from tutor.accounts.registry import RecordKind, Row, delete_rows, not_personal, register
 
 from . import services
-from .models import ApiToken, AuditEntry, Invitation, KnownSignInAddress, Membership
+from .models import (
+    ApiToken,
+    AuditEntry,
+    Cohort,
+    Invitation,
+    KnownSignInAddress,
+    Membership,
+    SignInThrottle,
+)
 
 
 def cohort_rows(user: User) -> Sequence[Row]:
-    """Their memberships: cohort, role, status and dates (no other member's)."""
-    return list(Membership.objects.filter(user=user).order_by("created_at").values(
-        "role", "status", "student_id", "invited_at", "joined_at", "removed_at", cohort_name=F("cohort__name")))
+    """Every membership: cohort, role, status, student id and dates."""
+    return [{"cohort": m.cohort.name, "role": m.role, "status": m.status, "student_id": m.student_id,
+             "invited_at": m.invited_at, "joined_at": m.joined_at, "removed_at": m.removed_at}
+            for m in Membership.objects.filter(user=user).select_related("cohort").order_by("created_at", "pk")]
 
 
 def leave_cohorts(user: User) -> int:
-    """Take them out of every cohort (the membership stays, removed), each change audited."""
+    """Take them out of every cohort (their memberships go), each change audited as the admin's are."""
     left = 0
-    for membership in Membership.objects.filter(user=user).exclude(status=Membership.Status.REMOVED) \
-            .select_related("cohort"):
-        before = services.cohort_members(membership.cohort)
-        membership.status, membership.removed_at = Membership.Status.REMOVED, timezone.now()
-        membership.save(update_fields=["status", "removed_at"])
-        services.record_membership_change(actor=None, cohort=membership.cohort, before=before)  # type: ignore[arg-type]
+    for cohort in Cohort.objects.filter(memberships__user=user).distinct():
+        before = services.cohort_members(cohort)
+        Membership.objects.filter(cohort=cohort, user=user).delete()
+        services.record_membership_change(actor=None, cohort=cohort, before=before)  # type: ignore[arg-type]
         left += 1
     return left
 
 
 def invitation_rows(user: User) -> Sequence[Row]:
-    """Invitations sent to them (never the token: only its digest is stored, and that is not exported)."""
-    return list(Invitation.objects.filter(user=user).order_by("created_at").values(
-        "created_at", "expires_at", "used_at", "revoked_at"))
+    """Invitations sent to them (never the link: only its digest is stored, and that is not shown)."""
+    return [{"cohort": i.membership.cohort.name if i.membership else "", "created_at": i.created_at,
+             "expires_at": i.expires_at, "used_at": i.used_at, "revoked_at": i.revoked_at}
+            for i in Invitation.objects.filter(user=user).select_related("membership__cohort").order_by("created_at")]
 
 
 def erase_invitations(user: User) -> int:
@@ -57,6 +64,14 @@ def address_rows(user: User) -> Sequence[Row]:
 
 
 def erase_addresses(user: User) -> int:
+    """Their known addresses, and the sign-in throttle's keys that name their username or address."""
+    names = {user.get_username().casefold()[:150]} | ({user.email.casefold()[:150]} if user.email else set())
+    keys = Q()
+    for name in names:
+        keys |= (Q(key=f"account:{name}") | Q(key__startswith=f"pair:{name}|")
+                 | Q(key=f"account:reset:{name}") | Q(key__startswith=f"pair:reset:{name}|")
+                 | Q(key=f"account:sign-up:{name}") | Q(key__startswith=f"pair:sign-up:{name}|"))
+    SignInThrottle.objects.filter(keys).delete()
     return delete_rows(KnownSignInAddress.objects.filter(user=user))
 
 
@@ -68,11 +83,10 @@ def audit_rows(user: User) -> Sequence[Row]:
 
 
 register(RecordKind(name="cohorts", title="기수 (소속과 역할)", rows=cohort_rows,
-                    links=("tutor.Membership.user",), erase=leave_cohorts, order=50,
-                    kept_because="기수 구성원 기록은 '제외됨'으로 남음 (그 기수의 기록)"))
-register(RecordKind(name="invitations", title="받은 초대 (토큰은 저장하지 않음)", rows=invitation_rows,
-                    links=("tutor.Invitation.user",), erase=erase_invitations, order=45))
-not_personal("tutor.Invitation.sent_by", "초대를 보낸 강사: 초대받은 사람의 기록으로 내보냄")
+                    links=("tutor.Membership.user",), erase=leave_cohorts, order=50))
+register(RecordKind(name="invitations", title="받은 초대 (링크는 저장하지 않음)", rows=invitation_rows,
+                    links=("tutor.Invitation.user",), erase=erase_invitations, order=40))
+not_personal("tutor.Invitation.sent_by", "초대를 보낸 강사: 초대받은 사람의 기록 (강사가 탈퇴하면 비워짐)")
 register(RecordKind(name="api_tokens", title="API 토큰 (비밀값은 저장하지 않음)", rows=token_rows,
                     links=("tutor.ApiToken.user",), erase=erase_tokens, order=50))
 register(RecordKind(name="sign_in_addresses", title="로그인한 주소 (IP)", rows=address_rows,

@@ -161,3 +161,11 @@ def test_staff_see_outgoing_mail_in_the_admin_and_requeue_a_failed_one(admin_cli
     assert mail.state == OutboundMail.State.QUEUED
     assert AuditEntry.objects.filter(action="mail.requeue").count() == 1
     assert admin_client.get(f"/admin/mail/outboundmail/{mail.pk}/delete/").status_code == 403  # type: ignore[attr-defined]
+
+
+def test_a_message_needs_one_valid_address() -> None:
+    """Queuing to something that is not an address is a programming error, refused before anything is stored."""
+    for bad in ("", "not-an-address", "a@example.com, b@example.com"):
+        with pytest.raises(ValueError):
+            services.queue_mail(to=bad, subject="x", body="x", key=f"bad:{bad}")
+    assert not OutboundMail.objects.exists()

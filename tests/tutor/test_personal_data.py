@@ -32,7 +32,8 @@ from lessons.models import CompletionRecord, Lesson, SelfReport
 from tests.conftest import PASSWORD, signed_in
 from tutor.accounts import registry, services
 from tutor.accounts.selectors import export_zip
-from tutor.models import ApiToken, AuditEntry, Cohort
+from tutor.mail.models import OutboundMail
+from tutor.models import ApiToken, AuditEntry, Cohort, SignInThrottle
 from tutor.services import issue_api_token
 
 pytestmark = pytest.mark.django_db
@@ -184,6 +185,9 @@ def test_deleting_with_a_wrong_password_deletes_nothing(world: World) -> None:
 def test_deleting_the_account_removes_own_records_and_keeps_reviews_written_for_others(world: World) -> None:
     """Own records go; Alice's review of Bob's work stays, shown as 탈퇴한 학습자; the account is anonymised."""
     bob_counts = {m: m.objects.filter(user=world.bob).count() for m in (CompletionRecord, SelfReport, Attempt, LabRun)}
+    Client().post(reverse("tutor:sign-in"), {"username": "alice", "password": "typo"})
+    Client().post(reverse("tutor:password-reset"), {"email": "alice@example.com"})
+    assert SignInThrottle.objects.filter(key__contains="alice").count() >= 2
     client = signed_in(world.alice)
     response = client.post(reverse("tutor:delete-account"), {"password": PASSWORD})
     assert response.status_code == 302 and response["Location"] == reverse("tutor:account-deleted")
@@ -196,6 +200,8 @@ def test_deleting_the_account_removes_own_records_and_keeps_reviews_written_for_
     assert not Submission.objects.filter(author=alice).exists()
     assert not Review.objects.filter(pk=world.bob_review_of_alice.pk).exists(), "reviews of her work went with it"
     assert not ApiToken.objects.filter(user=alice).exists()
+    assert not SignInThrottle.objects.filter(key__contains="alice").exists(), "no key names her any more"
+    assert not OutboundMail.objects.filter(to__iexact="alice@example.com").exists()
     kept = Review.objects.get(pk=world.alice_review_of_bob.pk)
     assert kept.comment == "ALICE-WROTE-FOR-BOB" and kept.reviewer_id == alice.pk
     assert name_of_reviewer(world.instructor, kept) == "탈퇴한 학습자"

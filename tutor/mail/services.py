@@ -20,7 +20,9 @@ import smtplib
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage, get_connection
+from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest
@@ -60,14 +62,21 @@ def queue_mail(*, to: str, subject: str, body: str, key: str,
     Idempotent per ``key`` (at most 200 characters, e.g. ``"password-reset:42:…"``):
     a second call with the same key returns the message already queued, unchanged.
     Put no secret in the key: it is shown to staff and named in the audit log.
+    ``to`` must be one valid address (``ValueError`` otherwise): validate people's
+    input in your form first.
     """
     if not key or len(key) > 200:
         raise ValueError("mail key must be 1-200 characters")
+    to = to.strip()
+    try:
+        validate_email(to)
+    except ValidationError as exc:
+        raise ValueError(f"not an e-mail address: {to!r}") from exc
     subject = " ".join(subject.split())[:MAX_SUBJECT]  # no header injection, one line
     with transaction.atomic(savepoint=False):
         mail, created = OutboundMail.objects.get_or_create(
             key=key,
-            defaults={"to": to.strip(), "subject": subject, "body": body,
+            defaults={"to": to, "subject": subject, "body": body,
                       "actor": actor if actor is not None and actor.is_authenticated else None},
         )
         if created:
