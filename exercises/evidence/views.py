@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -332,13 +333,18 @@ def gradebook_csv(request: SignedInRequest) -> HttpResponse:
     return _csv_response(exports.to_csv(exports.gradebook_rows(request.user)), "gradebook.csv")
 
 
+PROGRESS_PAGE_SIZE = 30  # cards per page: the page costs the same for a class of 30 or 200
+
+
 @require_safe
 def cohort_progress(request: SignedInRequest, cohort_id: int) -> HttpResponse:
     """One row (a card at 360 px) per learner: activity facts and each task's evidence state, side by side."""
     show, sort = request.GET.get("show", ""), request.GET.get("sort", "username")
     cohort, tasks, rows = progress.cohort_table(request.user, cohort_id, show=show, sort=sort)
+    page = Paginator(rows, PROGRESS_PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "evidence/cohort_progress.html", {
-        "cohort": cohort, "tasks": tasks, "rows": rows, "show": show, "sort": sort,
+        "cohort": cohort, "tasks": tasks, "rows": page.object_list, "page": page, "total": len(rows),
+        "show": show, "sort": sort,
         "filters": [("", _("모두")), ("not_started", _("시작 안 함")), ("behind", _("마감 지난 과제 미제출")),
                     ("waiting_for_me", _("내 검토 대기"))],
         "sorts": [("username", _("아이디")), ("last_activity", _("마지막 활동 (오래된 순)")),

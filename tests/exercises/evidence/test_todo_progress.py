@@ -136,3 +136,16 @@ def test_the_progress_csv_is_safe_for_spreadsheets(make_user: Callable[..., User
     sly.save()
     body = signed_in(instructor).get(f"/evidence/cohorts/{cohort.pk}/progress.csv").content.decode("utf-8")
     assert body.startswith("\ufeff") and "'=HYPERLINK" in body
+
+
+def test_the_progress_page_shows_30_cards_a_page(make_user: Callable[..., User], instructor: User, cohort: Cohort,
+                                                 course: list[Lesson]) -> None:
+    """A class of 35 is two pages of cards (30 and 5), so the page costs the same for any class size; the
+    filters and sort travel with the page links."""
+    for n in range(35):
+        make_user(f"p{n:02d}")
+    client = signed_in(instructor)
+    first = client.get(f"/evidence/cohorts/{cohort.pk}/progress/?sort=username").content.decode()
+    assert first.count("data-learner=") == 30 and "page=2" in first and "sort=username" in first
+    second = client.get(f"/evidence/cohorts/{cohort.pk}/progress/?sort=username&page=2").content.decode()
+    assert second.count("data-learner=") == 5 and 'data-learner="p34"' in second
