@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -132,4 +133,43 @@ def test_an_instructors_pages_cost_the_same_for_5_and_50_learners(
     small = count_queries(client, url)
     cohort_of(45, make_user, cohort, "large")
     assert members_of(cohort).count() == 50
+    assert count_queries(client, url) == small
+
+
+def light_learners(size: int, make_user: Callable[..., User], prefix: str) -> None:
+    """Learners with one run, one opened lesson and, for every other one, a submission (issue 19's class pages)."""
+    lab, lesson = Lab.objects.get(slug="replay-retry"), Lesson.objects.with_current().first()
+    task = EvidenceTask.objects.active().first()
+    for n in range(size):
+        user = make_user(f"{prefix}{n}")
+        LabRun.objects.create(lab=lab, user=user, idempotency_key=uuid.uuid4().hex, code="print(1)",
+                              code_digest="0" * 64, lab_version=lab.version, status=LabRun.Status.OK,
+                              stdout="1\n", finished_at=timezone.now(), attempts=1)
+        record_completion(user=user, lesson=lesson, kind=CompletionRecord.Kind.OPENED)
+        if n % 2:
+            evidence.save_draft(author=user, task=task, text="증거 글", run_ids=[], lines=[])
+            evidence.submit(author=user, task=task, submit_key=uuid.uuid4().hex)
+
+
+CLASS_URLS = ["/api/cohorts/{cohort}/progress", "/evidence/cohorts/{cohort}/progress/?show=behind",
+              "/evidence/cohorts/{cohort}/progress.csv", "/api/me/todo", "/", "/evidence/queue/"]
+
+
+@pytest.mark.parametrize("url", CLASS_URLS)
+def test_class_pages_cost_the_same_for_5_and_100_learners(
+    url: str, course: list[Lesson], make_user: Callable[..., User], instructor: User, cohort: Cohort
+) -> None:
+    """Cohort progress (page, API, CSV), the teacher's to-do and home, and the queue: constant for 5 or 100."""
+    from exercises.evidence import schedule
+
+    task = EvidenceTask.objects.active().first()
+    schedule.set_schedule(instructor=instructor, cohort=cohort, task=task, opens_at=None,
+                          due_at=timezone.now() - timedelta(hours=1), peer_due_at=None)
+    url = url.format(cohort=cohort.pk)
+    light_learners(5, make_user, "small")
+    client = signed_in(instructor)
+    client.get(url)
+    small = count_queries(client, url)
+    light_learners(95, make_user, "large")
+    assert members_of(cohort).count() == 100
     assert count_queries(client, url) == small

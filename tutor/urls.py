@@ -37,6 +37,7 @@ urlpatterns = [
     path("labs/", include("exercises.labs.urls")),
     path("exercises/", include("exercises.grounding.urls")),
     path("evidence/", include("exercises.evidence.urls")),
+    path("notices/", include("tutor.notices.urls")),
     path("cohorts/", include("tutor.cohorts.urls")),
     path("admin/", admin.site.urls),
     path("api/", api.urls),

@@ -6,14 +6,36 @@ from ninja import Router, Status
 
 from exercises.labs.api import run_out
 from exercises.labs.schemas import RunOut
+from tutor import access
 from tutor.access import AnyUser
+from tutor.api import ANYONE
+from tutor.errors import NotFound
 from tutor.http import ApiRequest
+from tutor.models import Cohort
 
-from . import selectors, services
-from .models import Review, Submission
-from .schemas import FlagIn, QueueRowOut, ReviewIn, SubmissionOut
+from . import progress, schedule, selectors, services
+from .models import EvidenceTask, Review, Submission
+from .schemas import (
+    ExtensionIn,
+    ExtensionOut,
+    FlagIn,
+    ProgressRowOut,
+    QueueRowOut,
+    ReviewIn,
+    ScheduleIn,
+    ScheduleOut,
+    SubmissionOut,
+)
 
 router = Router(tags=["남길 증거"])
+# Visitors are let in so that they get the same 404 as everyone the cohort does not belong to.
+cohort_router = Router(tags=["기수 일정과 진도"], auth=ANYONE)
+
+
+def _cohort(request: ApiRequest, cohort_id: int, perm: access.Perm) -> Cohort:
+    if not request.auth.is_authenticated:
+        raise NotFound("그런 기수는 없습니다.")
+    return selectors.access_cohort(request.auth, cohort_id, perm)
 
 
 def submission_out(viewer: AnyUser, submission: Submission, *, reviews: list[Review] | None = None,
@@ -103,3 +125,44 @@ def queue(request: ApiRequest, task: str = "", state: str = "", flagged: bool = 
              "peer_done": r.peer_done, "peer_min": r.peer_min, "unreleased": r.unreleased,
              "open_flags": r.open_flags, "disagreement": r.disagreement, "reproductions": r.reproductions}
             for r in rows]
+
+
+def _task(slug: str) -> EvidenceTask:
+    task = selectors.active_tasks().filter(slug=slug).first()
+    if task is None:
+        raise NotFound("그런 과제는 없습니다.")
+    return task
+
+
+@cohort_router.put("/{cohort_id}/tasks/{slug}/schedule", response=ScheduleOut,
+                   summary="기수의 과제 일정 (그 기수의 강사만; 서울 시각으로 보임)")
+def put_schedule(request: ApiRequest, cohort_id: int, slug: str, payload: ScheduleIn) -> dict:
+    cohort = _cohort(request, cohort_id, access.Perm.CHANGE_SETTINGS)
+    result = schedule.set_schedule(instructor=request.auth, cohort=cohort, task=_task(slug),
+                                   opens_at=payload.opens_at, due_at=payload.due_at, peer_due_at=payload.peer_due_at)
+    row = result.schedule
+    return {"cohort": cohort.pk, "task": slug, "opens_at": row.opens_at, "due_at": row.due_at,
+            "peer_due_at": row.peer_due_at, "warnings": result.warnings}
+
+
+@cohort_router.post("/{cohort_id}/extensions", response={201: ExtensionOut},
+                    summary="한 학습자의 마감 연장 (그 기수의 강사만, 이유 필수)")
+def post_extension(request: ApiRequest, cohort_id: int, payload: ExtensionIn) -> Status:
+    cohort = _cohort(request, cohort_id, access.Perm.CHANGE_SETTINGS)
+    row = schedule.grant_extension(instructor=request.auth, cohort=cohort, task=_task(payload.task),
+                                   username=payload.username, due_at=payload.due_at, reason=payload.reason)
+    return Status(201, {"cohort": cohort.pk, "username": payload.username, "task": payload.task,
+                        "due_at": row.due_at, "reason": row.reason})
+
+
+@cohort_router.get("/{cohort_id}/progress", response=list[ProgressRowOut],
+                   summary="기수 진도: 학습자마다 한 줄 (그 기수의 강사와 조교)")
+def get_progress(request: ApiRequest, cohort_id: int, show: str = "", sort: str = "username") -> list[dict]:
+    _cohort(request, cohort_id, access.Perm.READ_PROGRESS)
+    _c, _tasks, rows = progress.cohort_table(request.auth, cohort_id, show=show, sort=sort)
+    return [{"username": r.learner.username, "name": r.learner.get_full_name(), "url": r.url,
+             "last_activity": r.last_activity, "lessons_opened": r.lessons_opened, "labs_run": r.labs_run,
+             "grounding_attempts": r.grounding_attempts, "not_started": r.not_started, "behind": r.behind,
+             "waiting_for_me": r.waiting_for_me,
+             "tasks": [{"task": c.slug, "state": c.state, "late": c.late, "due_at": c.due_at,
+                        "submission": c.submission_id} for c in r.tasks]} for r in rows]

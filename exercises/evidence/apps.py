@@ -47,3 +47,21 @@ class EvidenceConfig(AppConfig):
         from .selectors import fixture_uses
 
         return fixture_uses(fixture)
+
+    def todo_for(self, user: Any) -> list[Any]:
+        """Called by ``tutor.notices.registry.todo_for``: what this person owes in evidence (learner and teacher)."""
+        from .todo import todo_for
+
+        return todo_for(user)
+
+    def digest_lines_for(self, user: Any) -> list[str]:
+        """Called by the daily digest job: what waits for this teacher, one line per cohort and kind."""
+        from .todo import digest_lines
+
+        return digest_lines(user)
+
+    def daily_notices(self, day: Any) -> int:
+        """Called by the daily "due" job: notices for tasks due tomorrow."""
+        from .todo import due_tomorrow_notices
+
+        return due_tomorrow_notices(day)

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.utils import timezone
 
 from lessons.content import SLUG, ContentError, parse_yaml
 from lessons.content_schema import EvidenceFile, validate_yaml
 from lessons.rendering import render_markdown
 
 from .models import INSUFFICIENT, EvidenceTask
+
+SEOUL = ZoneInfo("Asia/Seoul")
 
 
 def criteria_digest(criteria: list[Any]) -> str:
@@ -38,9 +44,27 @@ def read_tasks(folder: Path) -> list[dict[str, Any]]:
             "instructions_html": render_markdown(str(raw.get("instructions", ""))),
             "fixture": raw.get("fixture") or "", "attach_runs": bool(raw.get("attach_runs", False)),
             "default_min_peer_reviews": int(raw.get("min_peer_reviews", 1)), "criteria": criteria,
+            **{f"default_{name}": _read_time(path, slug, name, raw.get(name)) for name in SCHEDULE_FIELDS},
             "calibration": _read_calibration(path, slug, criteria, raw.get("calibration") or []),
         })
     return tasks
+
+
+SCHEDULE_FIELDS = ("opens_at", "due_at", "peer_due_at")
+
+
+def _read_time(path: Path, slug: str, name: str, value: Any) -> datetime | None:
+    """A default schedule time: ISO 8601 (``2027-03-02T09:00+09:00``); without an offset it is Seoul time."""
+    if value in (None, ""):
+        return None
+    if isinstance(value, date) and not isinstance(value, datetime):
+        value = datetime.combine(value, time(23, 59))
+    if not isinstance(value, datetime):
+        try:
+            value = datetime.fromisoformat(str(value))
+        except ValueError:
+            raise ContentError(f"{path}: {slug}의 {name} '{value}'는 ISO 8601 시각이 아닙니다.") from None
+    return value if timezone.is_aware(value) else timezone.make_aware(value, SEOUL)
 
 
 def _read_criteria(path: Path, slug: str, raw_criteria: list[dict[str, Any]]) -> list[dict[str, Any]]:

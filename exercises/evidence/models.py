@@ -9,7 +9,7 @@ practice record of its own, never a review of anybody's work.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -44,6 +44,9 @@ class EvidenceTask(models.Model):
     attach_runs = models.BooleanField(default=False)
     default_min_peer_reviews = models.PositiveSmallIntegerField(
         default=1, help_text="From evidence.yaml; a cohort's own setting (CohortTaskSetting) wins over it.")
+    default_opens_at = models.DateTimeField(null=True, blank=True, help_text="From evidence.yaml (opens_at).")
+    default_due_at = models.DateTimeField(null=True, blank=True, help_text="From evidence.yaml (due_at).")
+    default_peer_due_at = models.DateTimeField(null=True, blank=True, help_text="From evidence.yaml (peer_due_at).")
     current_rubric = models.ForeignKey("RubricVersion", null=True, on_delete=models.PROTECT, related_name="+")
     digest = models.CharField(max_length=64)
     is_active = models.BooleanField(default=True)
@@ -108,6 +111,8 @@ class Submission(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     submitted_at = models.DateTimeField(null=True, blank=True)
+    due_at = models.DateTimeField(null=True, blank=True,
+                                  help_text="The due time that held for the author when they submitted (extension included).")
     disagreement_resolution = models.TextField(blank=True, help_text="The instructor's reason when reviews disagreed.")
     disagreement_resolved_at = models.DateTimeField(null=True, blank=True)
     disagreement_resolved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -115,8 +120,17 @@ class Submission(models.Model):
     disagreement_released_at = models.DateTimeField(
         null=True, blank=True, help_text="The resolution reaches the author only with a release.")
 
+    @property
+    def late_by(self) -> timedelta | None:
+        """How late the version was submitted ("기한 후 제출"), or ``None`` when on time or without a due time."""
+        if self.submitted_at is None or self.due_at is None or self.submitted_at <= self.due_at:
+            return None
+        return self.submitted_at - self.due_at
+
     #: Not stored: what the newest version waits for, set by ``selectors.submissions_of`` for its page.
     waiting: str = ""
+    #: Not stored: set by the queue on an older version listed only because a review of it waits for release.
+    superseded: bool = False
 
     objects = SubmissionQuerySet.as_manager()
 
@@ -164,6 +178,7 @@ class Review(models.Model):
     released_at = models.DateTimeField(null=True, blank=True, help_text="The author sees it from then.")
     released_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                                     related_name="+")
+    opened_at = models.DateTimeField(null=True, blank=True, help_text="When the author first opened it after release.")
 
     objects = ReviewQuerySet.as_manager()
 
@@ -312,3 +327,46 @@ class CalibrationReview(models.Model):
         verbose_name = _("연습 검토")
         verbose_name_plural = _("연습 검토")
         constraints = [models.UniqueConstraint(fields=["example", "reviewer"], name="one_practice_review")]
+
+
+class TaskSchedule(models.Model):
+    """When one task opens, is due and its peer step closes for one cohort, set by that cohort's instructors.
+
+    Without a row the task's defaults from ``evidence.yaml`` hold; an empty time means no limit.
+    """
+
+    cohort = models.ForeignKey(Cohort, on_delete=models.PROTECT, related_name="task_schedules")
+    task = models.ForeignKey(EvidenceTask, on_delete=models.PROTECT, related_name="schedules")
+    opens_at = models.DateTimeField(_("여는 시각"), null=True, blank=True)
+    due_at = models.DateTimeField(_("제출 마감"), null=True, blank=True)
+    peer_due_at = models.DateTimeField(_("동료 검토 마감"), null=True, blank=True)
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("과제 일정")
+        verbose_name_plural = _("과제 일정")
+        constraints = [models.UniqueConstraint(fields=["cohort", "task"], name="one_schedule_per_cohort_task")]
+
+    def __str__(self) -> str:
+        return f"{self.cohort} · {self.task.slug} 일정"
+
+
+class Extension(models.Model):
+    """One learner's own due time for a task in a cohort (연장), with the instructor's reason."""
+
+    cohort = models.ForeignKey(Cohort, on_delete=models.PROTECT, related_name="extensions")
+    task = models.ForeignKey(EvidenceTask, on_delete=models.PROTECT, related_name="extensions")
+    learner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="evidence_extensions")
+    due_at = models.DateTimeField(_("연장한 마감"))
+    reason = models.TextField(_("이유"))
+    granted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("마감 연장")
+        verbose_name_plural = _("마감 연장")
+        constraints = [models.UniqueConstraint(fields=["cohort", "task", "learner"], name="one_extension_per_learner")]
+
+    def __str__(self) -> str:
+        return f"{self.cohort} · {self.task.slug} 연장"

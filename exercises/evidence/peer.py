@@ -90,6 +90,14 @@ def release_leases_of_leaver(*, actor: User, reviewer: User, cohort: Cohort) -> 
     return len(leases)
 
 
+def refuse_over_cap(reviewer: User, task: EvidenceTask, now: datetime) -> None:
+    """One learner holds or has done at most ``EVIDENCE_PEER_CAP`` peer reviews of a task (0: no cap), so a keen
+    few do not take every classmate's work."""
+    cap = settings.EVIDENCE_PEER_CAP
+    if cap and PeerAllocation.objects.counting(now).filter(reviewer=reviewer, submission__task=task).count() >= cap:
+        raise Conflict(_("이 과제의 동료 검토는 한 사람이 %(n)d건까지 맡습니다. 이미 그만큼 맡았습니다.") % {"n": cap})
+
+
 class NoPeerWork(NotFound):
     """Nothing to review right now: a normal state of the task page, not a missing page."""
 
@@ -111,6 +119,7 @@ def allocate_peer_work(*, reviewer: User, task: EvidenceTask) -> PeerAllocation:
     live = PeerAllocation.objects.live(now).filter(reviewer=reviewer, submission__task=task).first()
     if live is not None:
         return live
+    refuse_over_cap(reviewer, task, now)
     classmates = members_of(Cohort.objects.attended_by(reviewer))
     candidate = (
         latest_submitted(task).filter(author__in=classmates).exclude(author=reviewer)
@@ -124,7 +133,14 @@ def allocate_peer_work(*, reviewer: User, task: EvidenceTask) -> PeerAllocation:
     allocation = PeerAllocation.objects.create(submission=candidate, reviewer=reviewer, expires_at=now + lease_length())
     audit.record(actor=reviewer, action="peer.lease_given", target=candidate,
                  detail={"allocation": allocation.pk, "expires_at": allocation.expires_at.isoformat()})
+    _notice_after_commit(allocation)
     return allocation
+
+
+def _notice_after_commit(allocation: PeerAllocation) -> None:
+    from .tasks import notice_peer_allocated
+
+    transaction.on_commit(lambda: notice_peer_allocated.enqueue(allocation_id=allocation.pk))
 
 
 @transaction.atomic
@@ -165,10 +181,12 @@ def assign_peer(*, instructor: User, submission: Submission, reviewer: User) -> 
     if PeerAllocation.objects.filter(reviewer=reviewer, submission__task=submission.task,
                                      submission__author=submission.author).exists():
         raise Conflict(_("이 학습자는 이미 이 작성자의 작업을 받은 적이 있습니다."))
+    refuse_over_cap(reviewer, submission.task, now)
     allocation = PeerAllocation.objects.create(submission=submission, reviewer=reviewer, assigned_by=instructor,
                                                expires_at=now + lease_length())
     audit.record(actor=instructor, action="peer.assign", target=submission,
                  detail={"reviewer": reviewer.pk, "allocation": allocation.pk})
+    _notice_after_commit(allocation)
     return allocation
 
 

@@ -14,7 +14,15 @@ from django.utils import timezone
 
 from tutor.accounts.registry import RecordKind, Row, delete_rows, not_personal, register
 
-from .models import CalibrationReview, Flag, PeerAllocation, Reproduction, Review, Submission
+from .models import (
+    CalibrationReview,
+    Extension,
+    Flag,
+    PeerAllocation,
+    Reproduction,
+    Review,
+    Submission,
+)
 from .selectors import name_of_reviewer
 
 
@@ -89,6 +97,15 @@ def end_live_leases(user: User) -> int:
         ended_at=now, end=PeerAllocation.End.RETURNED, return_reason="탈퇴")
 
 
+def extension_rows(user: User) -> list[Row]:
+    return list(Extension.objects.filter(learner=user).order_by("changed_at", "pk").values(
+        "due_at", "reason", "changed_at", task_slug=F("task__slug"), cohort_name=F("cohort__name")))
+
+
+def erase_extensions(user: User) -> int:
+    return delete_rows(Extension.objects.filter(learner=user))
+
+
 def erase_calibration(user: User) -> int:
     return delete_rows(CalibrationReview.objects.filter(reviewer=user))
 
@@ -103,6 +120,8 @@ register(RecordKind(name="reviews_written", title="내가 쓴 검토", rows=writ
 register(RecordKind(name="peer_allocations", title="맡은 동료 검토 배정", rows=allocation_rows,
                     links=("evidence.PeerAllocation.reviewer",), erase=end_live_leases, order=12,
                     kept_because="검토와 함께 남음; 진행 중이던 배정은 끝냄 (다른 동료에게 감)"))
+register(RecordKind(name="extensions", title="마감 연장", rows=extension_rows,
+                    links=("evidence.Extension.learner",), erase=erase_extensions, order=12))
 register(RecordKind(name="calibration_reviews", title="연습 검토", rows=calibration_rows,
                     links=("evidence.CalibrationReview.reviewer",), erase=erase_calibration, order=12))
 for link, why in {
@@ -111,5 +130,7 @@ for link, why in {
     "evidence.PeerAllocation.assigned_by": "강사가 배정한 행위: 배정의 기록",
     "evidence.Flag.resolved_by": "강사가 이의를 해결한 행위: 이의의 기록",
     "evidence.CohortTaskSetting.changed_by": "강사가 바꾼 기수 설정: 기수의 기록",
+    "evidence.TaskSchedule.changed_by": "강사가 정한 기수의 과제 일정: 기수의 기록",
+    "evidence.Extension.granted_by": "강사가 연장해 준 행위: 연장의 기록 (연장받은 학습자의 기록으로 내보냄)",
 }.items():
     not_personal(link, why)

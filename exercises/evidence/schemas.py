@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from ninja import Field, Schema
+from pydantic import AwareDatetime
 
 
 class ReviewOut(Schema):
@@ -67,3 +68,57 @@ class QueueRowOut(Schema):
     open_flags: int
     disagreement: bool
     reproductions: list[str]
+
+
+class ScheduleIn(Schema):
+    """Times in ISO 8601 with an offset (e.g. ``2027-03-09T23:59:00+09:00``); null for no limit."""
+
+    opens_at: AwareDatetime | None = None
+    due_at: AwareDatetime | None = None
+    peer_due_at: AwareDatetime | None = None
+
+
+class ScheduleOut(Schema):
+    cohort: int
+    task: str
+    opens_at: datetime | None
+    due_at: datetime | None
+    peer_due_at: datetime | None
+    warnings: list[str] = Field(..., description="예: 기수가 작아 최소 동료 검토 수를 채울 수 없음")
+
+
+class ExtensionIn(Schema):
+    username: str
+    task: str
+    due_at: AwareDatetime
+    reason: str
+
+
+class ExtensionOut(Schema):
+    cohort: int
+    username: str
+    task: str
+    due_at: datetime
+    reason: str
+
+
+class TaskCellOut(Schema):
+    task: str
+    state: str = Field(..., description="submitted, late, missing, waiting_review, open, not_open")
+    late: bool
+    due_at: datetime | None
+    submission: int | None
+
+
+class ProgressRowOut(Schema):
+    username: str
+    name: str
+    url: str
+    last_activity: datetime | None
+    lessons_opened: int
+    labs_run: int
+    grounding_attempts: int
+    not_started: bool
+    behind: bool
+    waiting_for_me: bool
+    tasks: list[TaskCellOut]

@@ -60,6 +60,15 @@ def access_reviewer(instructor: AnyUser, reviewer_id: int | None) -> User:
     return reviewer
 
 
+def access_reviewer_named(instructor: AnyUser, username: str) -> User:
+    """The same as ``access_reviewer``, by the username typed in the queue's search field."""
+    access.require_sign_in(instructor)
+    reviewer = get_user_model().objects.filter(username=username.strip()).first() if username.strip() else None
+    if reviewer is None or not access.instructs(instructor, reviewer):
+        raise NotFound(_("그런 학습자는 없습니다."))
+    return reviewer
+
+
 def access_task(user: AnyUser, slug: str) -> EvidenceTask:
     access.require_sign_in(user)
     task = (EvidenceTask.objects.active().select_related("lesson", "fixture__current_version", "current_rubric")
@@ -563,9 +572,18 @@ def _newest_submissions(learners: QuerySet, task_slug: str = "") -> list[Submiss
     if task_slug:
         submissions = submissions.filter(task__slug=task_slug)
     newest: dict[tuple[int, int], Submission] = {}
+    older: list[Submission] = []
     for submission in submissions:
+        previous = newest.get((submission.task_id, submission.author_id))
+        if previous is not None and previous.version < submission.version:
+            older.append(previous)
         newest[(submission.task_id, submission.author_id)] = submission
-    return list(newest.values())
+    # A review of an older version that still waits for release (a late peer review of 판 1, say) stays in
+    # the queue, or nobody would ever release it.
+    late = [s for s in older if any(r.kind != Review.Kind.SELF and r.released_at is None for r in s.reviews.all())]
+    for submission in late:
+        submission.superseded = True
+    return list(newest.values()) + late
 
 
 QUEUE_SORTS = {"oldest": False, "newest": True}
@@ -604,11 +622,17 @@ class WaitingRow:
 
 @dataclass
 class CohortWaiting:
-    """A cohort's submissions still short of its minimum of peer reviews, with what the instructor can do."""
+    """A cohort's submissions still short of its minimum of peer reviews, with what the instructor can do.
+
+    Whom to assign is typed in a search field backed by one list per task (``choices``), never a list per
+    row: a class of 100 with 100 waiting rows would otherwise carry 10,000 options.
+    """
 
     cohort: Cohort
     rows: list[WaitingRow]
+    choices: dict[int, list[Candidate]] = field(default_factory=dict)  # task id -> who submitted it, least loaded first
     may_change_settings: bool = False
+    peer_closed: set[int] = field(default_factory=set)  # task ids whose peer step has closed for this cohort
 
 
 @dataclass
@@ -627,6 +651,13 @@ class ReviewerPool:
     practised: set[tuple[int, int]]  # (task, learner)
     handed: set[tuple[int, int, int]]  # (task, reviewer, author)
     load: dict[tuple[int, int], int]  # (task, reviewer) -> allocations that stand for a review
+
+    def choices_for(self, task: int) -> list[Candidate]:
+        """Everyone who could take work of ``task`` from some author (the search field's list), least loaded first."""
+        result = [Candidate(user=person, load=self.load.get((task, person.pk), 0)) for person in self.people
+                  if (task, person.pk) in self.submitted
+                  and (task not in self.must_practise or (task, person.pk) in self.practised)]
+        return sorted(result, key=lambda c: (c.load, c.user.get_username()))
 
     def candidates_for(self, submission: Submission) -> list[Candidate]:
         """Least loaded first, then by name."""
@@ -671,11 +702,22 @@ def waiting_list(instructor: AnyUser) -> list[CohortWaiting]:
     for cohort in cohorts:
         rows = [_queue_row(s, chosen.get((s.task_id, cohort.pk), s.task.default_min_peer_reviews))
                 for s in _newest_submissions(members_of(cohort))]
-        waiting.append((cohort, [row for row in rows if row.waiting_for_peers]))
+        waiting.append((cohort, [row for row in rows if row.waiting_for_peers and not row.submission.superseded]))
     pool = reviewer_pool(instructor, {row.submission.task_id for _cohort, rows in waiting for row in rows})
+    from .schedule import (
+        dates_table,  # schedule reads the models only; imported here to keep the rooms apart
+    )
+
+    now = timezone.now()
+    closed = dates_table([cohort.pk for cohort in cohorts],
+                         {row.submission.task for _cohort, rows in waiting for row in rows})
     return [CohortWaiting(cohort=cohort, rows=[WaitingRow(row=row, candidates=pool.candidates_for(row.submission))
                                                for row in rows],
-                          may_change_settings=access.may_change_cohort_setting(instructor, cohort))
+                          choices={task_id: pool.choices_for(task_id)
+                                   for task_id in {row.submission.task_id for row in rows}},
+                          may_change_settings=access.may_change_cohort_setting(instructor, cohort),
+                          peer_closed={task_id for (cohort_id, task_id), dates in closed.items()
+                                       if cohort_id == cohort.pk and dates.peer_due_at and dates.peer_due_at < now})
             for cohort, rows in waiting]
 
 
@@ -763,7 +805,8 @@ def waiting_for(submission: Submission, *, minimum: int | None = None) -> str:
     kinds = [(review.kind, review.released_at) for review in submission.reviews.all()]
     peers = sum(1 for kind, _at in kinds if kind == Review.Kind.PEER)
     minimum = peer_minimum(submission) if minimum is None else minimum
-    if peers < minimum:
+    instructor_reviewed = any(kind == Review.Kind.INSTRUCTOR for kind, _at in kinds)
+    if peers < minimum and not instructor_reviewed:  # an instructor's review is the way out of a short peer step
         return _("동료 검토 %(done)d/%(minimum)d 기다리는 중") % {"done": peers, "minimum": minimum}
     if not any(kind == Review.Kind.INSTRUCTOR for kind, _at in kinds):
         return _("강사 검토 기다리는 중")

@@ -26,6 +26,7 @@ from tutor.errors import Conflict, NotFound, TutorError
 from tutor.models import Cohort, members_of
 from tutor.text import real_characters
 
+from . import schedule
 from .content import criteria_digest, read_tasks
 from .models import (
     INSUFFICIENT,
@@ -157,6 +158,8 @@ def submit(*, author: User, task: EvidenceTask, submit_key: str) -> Submission:
                      .filter(task=task, author=author, status=Submission.Status.DRAFT).first())
             if draft is None or not draft.text.strip():
                 raise TutorError(_("제출할 글이 없습니다. 먼저 증거를 적어 주세요."))
+            now = timezone.now()
+            dates = schedule.refuse_before_opening(author, task, now)
             minimum, have = settings.EVIDENCE_MIN_SUBMISSION_CHARS, real_characters(draft.text)
             if have < minimum:
                 raise TutorError(_("제출하려면 글자나 숫자가 %(n)d자 이상 있어야 합니다(지금 %(have)d자). "
@@ -164,13 +167,15 @@ def submit(*, author: User, task: EvidenceTask, submit_key: str) -> Submission:
             draft.peer_work_read = peer_work_read(author=author, task=task, text=draft.text)
             draft.status = Submission.Status.SUBMITTED
             draft.submit_key = key
-            draft.submitted_at = timezone.now()
+            draft.submitted_at = now
+            draft.due_at = dates.due_at  # a late one is accepted and marked 기한 후 제출
             assert task.current_rubric is not None, "load_course gives every task a rubric"
             draft.rubric_version = task.current_rubric
             draft.fixture_version = task.fixture.current_version if task.fixture else None
             draft.save()
             audit.record(actor=author, action="evidence.submit", target=draft,
                          after={"version": draft.version, "rubric": draft.rubric_version.number,
+                                "late": schedule.late_label(draft.late_by),
                                 "fixture": draft.fixture_version.number if draft.fixture_version else None},
                          detail={"peer_work_read": draft.peer_work_read})
     except IntegrityError:
@@ -297,6 +302,25 @@ def _release_notes(*, submission: Submission, now: Any, reviews: list[Review]) -
     return released
 
 
+def _notice_released(review_ids: list[int]) -> None:
+    """After commit, the worker tells the author (once per review) that a review was released."""
+    from .tasks import notice_review_released
+
+    def enqueue(review_id: int) -> None:
+        transaction.on_commit(lambda: notice_review_released.enqueue(review_id=review_id))
+
+    for review_id in review_ids:
+        enqueue(review_id)
+
+
+@transaction.atomic(durable=True)
+def mark_reviews_opened(*, author: User, submission: Submission) -> int:
+    """The author opened their submission's page: its released reviews no longer wait in their to-do."""
+    if submission.author_id != author.pk:
+        raise NotFound(_("그런 제출은 없습니다."))
+    return submission.reviews.released().filter(opened_at__isnull=True).update(opened_at=timezone.now())
+
+
 @transaction.atomic
 def release_review(*, instructor: User, review: Review, reason: str = "") -> Review:
     """Let the author see this one review (and the notes that go with it) from now on."""
@@ -308,6 +332,7 @@ def release_review(*, instructor: User, review: Review, reason: str = "") -> Rev
     if newly:
         review.released_at, review.released_by = now, instructor
         review.save(update_fields=["released_at", "released_by"])
+        _notice_released([review.pk])
     notes = _release_notes(submission=submission, now=now, reviews=[review])
     if newly or notes:
         audit.record(actor=instructor, action="review.release", target=submission, reason=reason,
@@ -330,6 +355,7 @@ def release_reviews(*, instructor: User, submission: Submission, reason: str = "
         review.released_at, review.released_by = now, instructor
         review.save(update_fields=["released_at", "released_by"])
     notes = _release_notes(submission=submission, now=now, reviews=mine)
+    _notice_released([review.pk for review in pending])
     if pending or notes:
         audit.record(actor=instructor, action="review.release", target=submission, reason=reason,
                      before={"released": False}, after={"released": True},

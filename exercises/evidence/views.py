@@ -7,23 +7,26 @@ import uuid
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from exercises.labs.records import check_seal
 from lessons.rendering import render_markdown
-from lessons.selectors import progress_of, progress_of_learners, published_lessons
+from lessons.selectors import progress_of
 from tutor import access
 from tutor.errors import NotFound, TutorError
 from tutor.http import SignedInRequest
 from tutor.numbers import int_or_none
+from tutor.spreadsheet import to_csv
 from tutor.text import visible
 
-from . import exports, peer, selectors, services
+from . import exports, peer, progress, schedule, selectors, services
+from .forms import ScheduleForm
 from .models import INSUFFICIENT, Review
 
 
@@ -45,8 +48,9 @@ def task_detail(request: SignedInRequest, slug: str) -> HttpResponse:
     examples = selectors.calibration_examples(task)
     practice = [(example, selectors.practice_review_of(request.user, example)) for example in examples]
     citations = selectors.citations_of(draft) if draft else None
+    dates, now = schedule.dates_for(request.user, task), timezone.now()
     return render(request, "evidence/task_detail.html", {
-        "task": task,
+        "task": task, "dates": dates, "is_open": dates.is_open(now), "now": now,
         "instructions": selectors.instructions_of(task),
         "draft": draft,
         "attached": {run.pk for run in draft.lab_runs.all()} if draft else set(),
@@ -126,6 +130,14 @@ def attached_run(request: SignedInRequest, submission_id: int, run_id: int) -> H
     })
 
 
+@require_POST
+def reviews_opened(request: SignedInRequest, submission_id: int) -> HttpResponse:
+    """Sent by the author's page once it shows released reviews: they leave the author's to-do."""
+    submission = selectors.access_submission(request.user, submission_id)
+    services.mark_reviews_opened(author=request.user, submission=submission)
+    return HttpResponse(status=204)
+
+
 @require_safe
 def submission_detail(request: SignedInRequest, submission_id: int) -> HttpResponse:
     user = request.user
@@ -162,6 +174,8 @@ def submission_detail(request: SignedInRequest, submission_id: int) -> HttpRespo
         "standard_changed": selectors.standard_change(submission),
         "peer_read": selectors.peer_read_note(user, submission),
         "review_kind": review_kind,
+        "unopened": is_author and any(r.released_at and r.opened_at is None and r.kind != Review.Kind.SELF
+                                      for r in reviews),
         "show_review_form": bool(review_kind) and not already_reviewed
         and (review_kind != Review.Kind.PEER or lease_live),
         "is_author": is_author,
@@ -283,7 +297,10 @@ def queue(request: SignedInRequest) -> HttpResponse:
 @require_POST
 def assign(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
-    reviewer = selectors.access_reviewer(request.user, int_or_none(request.POST.get("reviewer"), low=1))
+    if request.POST.get("reviewer_name"):
+        reviewer = selectors.access_reviewer_named(request.user, request.POST["reviewer_name"])
+    else:
+        reviewer = selectors.access_reviewer(request.user, int_or_none(request.POST.get("reviewer"), low=1))
     peer.assign_peer(instructor=request.user, submission=submission, reviewer=reviewer)
     messages.success(request, _("동료 검토를 배정했습니다."))
     return redirect("evidence:queue")
@@ -297,6 +314,9 @@ def cohort_minimum(request: SignedInRequest, cohort_id: int, slug: str) -> HttpR
     services.set_min_peer_reviews(instructor=request.user, task=task, cohort=cohort,
                                   minimum=-1 if minimum is None else minimum, reason=request.POST.get("reason", ""))
     messages.success(request, _("%(cohort)s의 최소 동료 검토 수를 바꿨습니다.") % {"cohort": cohort.name})
+    too_small = schedule.too_small(cohort, task)
+    if too_small:
+        messages.warning(request, too_small)
     return redirect("evidence:queue")
 
 
@@ -318,14 +338,62 @@ def gradebook_csv(request: SignedInRequest) -> HttpResponse:
     return _csv_response(exports.to_csv(exports.gradebook_rows(request.user)), "gradebook.csv")
 
 
+PROGRESS_PAGE_SIZE = 30  # cards per page: the page costs the same for a class of 30 or 200
+
+
 @require_safe
 def cohort_progress(request: SignedInRequest, cohort_id: int) -> HttpResponse:
-    """Completion, self-report and review side by side, per learner and lesson; never merged."""
-    cohort = selectors.access_cohort(request.user, cohort_id, access.Perm.READ_PROGRESS)
-    learners = selectors.learners_of(cohort)
-    progress = progress_of_learners(learners, lessons=published_lessons())
+    """One row (a card at 360 px) per learner: activity facts and each task's evidence state, side by side."""
+    show, sort = request.GET.get("show", ""), request.GET.get("sort", "username")
+    cohort, tasks, rows = progress.cohort_table(request.user, cohort_id, show=show, sort=sort)
+    page = Paginator(rows, PROGRESS_PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "evidence/cohort_progress.html", {
-        "cohort": cohort, "table": [(learner, progress[learner.pk]) for learner in learners],
+        "cohort": cohort, "tasks": tasks, "rows": page.object_list, "page": page, "total": len(rows),
+        "show": show, "sort": sort,
+        "filters": [("", _("모두")), ("not_started", _("시작 안 함")), ("behind", _("마감 지난 과제 미제출")),
+                    ("waiting_for_me", _("내 검토 대기"))],
+        "sorts": [("username", _("아이디")), ("last_activity", _("마지막 활동 (오래된 순)")),
+                  ("behind", _("미제출 많은 순"))],
+        "may_schedule": access.may(request.user, access.Perm.CHANGE_SETTINGS, cohort),
+    })
+
+
+@require_safe
+def cohort_progress_csv(request: SignedInRequest, cohort_id: int) -> HttpResponse:
+    """The same table as a spreadsheet-safe CSV (formulas neutralised, UTF-8 with a BOM)."""
+    cohort, tasks, rows = progress.cohort_table(request.user, cohort_id, show=request.GET.get("show", ""),
+                                                sort=request.GET.get("sort", "username"))
+    response = HttpResponse(to_csv(progress.csv_rows(tasks, rows)), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="cohort-{cohort.pk}-progress.csv"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def cohort_schedule(request: SignedInRequest, cohort_id: int) -> HttpResponse:
+    """The cohort's instructors set each task's times (Seoul time) and grant extensions."""
+    cohort = selectors.access_cohort(request.user, cohort_id, access.Perm.CHANGE_SETTINGS)
+    tasks = list(selectors.active_tasks())
+    if request.method == "POST":
+        form = ScheduleForm(request.POST, tasks=tasks)
+        if form.is_valid():
+            data = form.cleaned_data
+            if data.get("username"):
+                schedule.grant_extension(instructor=request.user, cohort=cohort, task=data["task"],
+                                         username=data["username"], due_at=data["due_at"], reason=data["reason"])
+                messages.success(request, _("마감을 연장했습니다."))
+            else:
+                result = schedule.set_schedule(instructor=request.user, cohort=cohort, task=data["task"],
+                                               opens_at=data["opens_at"], due_at=data["due_at"],
+                                               peer_due_at=data["peer_due_at"])
+                messages.success(request, _("일정을 저장했습니다."))
+                for warning in result.warnings:
+                    messages.warning(request, warning)
+            return redirect("evidence:cohort-schedule", cohort_id=cohort.pk)
+        messages.error(request, _("입력을 확인해 주세요: ") + " ".join(str(e) for errs in form.errors.values() for e in errs))
+    table = schedule.dates_table([cohort.pk], tasks)
+    return render(request, "evidence/cohort_schedule.html", {
+        "cohort": cohort, "learners": selectors.learners_of(cohort),
+        "tasks": [(task, table[(cohort.pk, task.pk)], schedule.too_small(cohort, task)) for task in tasks],
     })
 
 

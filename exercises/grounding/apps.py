@@ -34,3 +34,10 @@ class GroundingConfig(AppConfig):
         from .selectors import fixture_uses
 
         return fixture_uses(fixture)
+
+    def todo_for(self, user: Any) -> list[Any]:
+        """Called by ``tutor.notices.registry.todo_for``: "claim_judged" for learners and "answer_group" for
+        teachers (exercises.grounding.selectors)."""
+        from .selectors import answer_groups_waiting, claims_judged_since_last_look
+
+        return claims_judged_since_last_look(user) + answer_groups_waiting(user)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.contrib.auth.models import User
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from lessons.content import SLUG
@@ -17,6 +19,7 @@ from lessons.selectors import RecordLink, access_lesson
 from tutor import access
 from tutor.access import AnyUser
 from tutor.errors import Conflict, NotFound
+from tutor.notices.registry import TodoItem
 
 from .models import Attempt, ClaimGroup, ClaimMark, Exercise, GroupJudgement, Variant
 
@@ -268,3 +271,34 @@ def stale_keys(exercise: Exercise) -> list[str]:
         found += [_("%(s)s · %(c)s") % {"s": sample.title, "c": claim["text"]} for claim in sample.claims
                   if pins_.stale({"fixture_version": sample.fixture_version, **claim})]
     return found
+
+
+# To-do hooks (tutor.notices.registry.todo_for, through GroundingConfig.todo_for).
+
+JUDGED_RECENTLY = timedelta(days=14)
+
+
+def claims_judged_since_last_look(user: AnyUser) -> list[TodoItem]:
+    """"claim_judged": the learner's submitted attempts holding a claim whose answer group an instructor judged
+    after the attempt was submitted (in the last two weeks), one item per attempt, linking to its feedback.
+
+    The site keeps no "last looked" time per attempt, so a judgement stays on the list for two weeks.
+    """
+    if not user.is_authenticated:
+        return []
+    since = timezone.now() - JUDGED_RECENTLY
+    judged = (GroupJudgement.objects.filter(group__claims__attempt=OuterRef("pk"), judged_at__gte=since,
+                                            judged_at__gt=OuterRef("submitted_at")))
+    attempts = (Attempt.objects.filter(user=user, status=Attempt.Status.SUBMITTED).filter(Exists(judged))
+                .select_related("exercise").order_by("-submitted_at")[:20])
+    return [TodoItem("claim_judged", _("강사 판정이 나온 주장: %(t)s") % {"t": attempt.exercise.title},
+                     reverse("grounding:attempt", args=[attempt.pk])) for attempt in attempts]
+
+
+def answer_groups_waiting(user: AnyUser) -> list[TodoItem]:
+    """"answer_group": per exercise, the answer groups of this teacher's learners that wait for a judgement."""
+    if not access.is_instructor(user):
+        return []
+    return [TodoItem("answer_group", _("판정을 기다리는 주장 묶음: %(t)s") % {"t": exercise.title},
+                     reverse("grounding:groups", args=[exercise.slug]), count=waiting)
+            for exercise, waiting in exercises_with_groups(user) if waiting]

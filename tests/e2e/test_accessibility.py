@@ -107,7 +107,8 @@ def test_learner_pages_have_no_serious_axe_findings_at_360px(axe_page, live_serv
     attempt: Attempt = records["attempt"]
     submission: Submission = records["submission"]
     paths = ["/", f"/lessons/{records['lesson'].slug}/", "/exercises/bookshop/", f"/exercises/attempts/{attempt.pk}/",
-             f"/evidence/{records['task'].slug}/", f"/evidence/submissions/{submission.pk}/", "/me/progress/"]
+             f"/evidence/{records['task'].slug}/", f"/evidence/submissions/{submission.pk}/", "/me/progress/",
+             "/notices/"]
     if records["lab"] is not None:
         paths.append(f"/labs/{records['lab'].slug}/")
     findings = []
@@ -122,7 +123,8 @@ def test_instructor_pages_have_no_serious_axe_findings_at_360px(axe_page, live_s
     sign_in(axe_page, live_server, "teacher")
     paths = ["/evidence/queue/", f"/evidence/cohorts/{records['cohort'].pk}/progress/",
              f"/evidence/cohorts/{records['cohort'].pk}/learners/learner/",
-             f"/evidence/submissions/{records['submission'].pk}/", "/exercises/bookshop/learners/learner/"]
+             f"/evidence/submissions/{records['submission'].pk}/", "/exercises/bookshop/learners/learner/",
+             f"/evidence/cohorts/{records['cohort'].pk}/schedule/", "/", "/notices/"]
     findings = []
     for path in paths:
         findings += check(axe_page, base + path)

@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "tutor",
     "tutor.mail",
+    "tutor.notices",
     "lessons",
     "exercises.labs",
     "exercises.grounding",
@@ -321,6 +322,10 @@ EMAIL_FILE_PATH = VAR_DIR / "mail"
 # The site's address for links in mail sent without a request (commands, the worker), e.g.
 # "https://tutor.school.example". Unset: links use the address of the request that caused the mail.
 SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
+# The hour (Seoul time, 0-23) from which a worker makes the day's notices: teachers' digest, "due tomorrow".
+NOTICES_DAILY_HOUR = int(os.environ.get("NOTICES_DAILY_HOUR", "7"))
+# The most peer reviews one learner holds or has done per task (point 5 of issue 19); 0 = no cap.
+EVIDENCE_PEER_CAP = int(os.environ.get("EVIDENCE_PEER_CAP", "3"))
 EMAIL_BACKEND = ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
                  else "tutor.mail.backends.EmlFileBackend")
 

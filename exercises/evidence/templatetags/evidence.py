@@ -29,3 +29,13 @@ def lesson_evidence_tasks(context: Context, lesson_id: int) -> dict:
 def part_evidence_tasks(context: Context, lesson_id: int, part_key: str) -> dict:
     """The evidence tasks a lesson part asks for (practice, transfer, explain), linked where the part says 남길 증거."""
     return {"tasks": [task for task in _tasks(context, lesson_id) if task.kind == part_key]}
+
+
+@register.filter
+def late_label(late_by: object) -> str:
+    """``{{ submission.late_by|late_label }}``: "기한 후 제출 (2시간 5분 늦음)" or nothing."""
+    from datetime import timedelta
+
+    from ..schedule import late_label as label
+
+    return label(late_by) if isinstance(late_by, timedelta) else ""

@@ -51,8 +51,9 @@ def test_cohort_progress_links_each_learner_to_a_page_of_their_records(
     progress = client.get(reverse("evidence:cohort-progress", args=[cohort.pk])).content.decode()
     learner_url = reverse("evidence:cohort-learner", args=[cohort.pk, "learner"])
     assert f'href="{learner_url}"' in progress
-    assert f"{first['title']} {first['levels'][0]['label']}" in progress
+    assert "본인 검토" in progress, "the card says which reviews the newest version has"
     page = client.get(learner_url).content.decode()
+    assert f"{first['title']} {first['levels'][0]['label']}" in page, "the levels are one click away"
     assert reverse("evidence:submission", args=[mine.pk]) in page
     assert reverse("grounding:attempt", args=[attempt.pk]) in page
     assert client.get(reverse("grounding:attempt", args=[attempt.pk])).status_code == 200

@@ -23,6 +23,7 @@ from exercises.labs import wakeup
 from exercises.labs.models import SandboxHealth
 from exercises.labs.sandbox.runner import become_subreaper
 from exercises.labs.services import record_sandbox_health, settle_stale_runs
+from tutor.notices import worker as notices_clock
 
 
 class WakeableWorker(Worker):
@@ -85,6 +86,7 @@ class WakeableWorker(Worker):
         while self.running:
             close_old_connections()
             self.beat()
+            notices_clock.tick(worker=self.worker_id)  # the day's digest, on the first worker to get there
             if not self.free.acquire(timeout=self.idle_poll):
                 continue  # every runner thread is busy
             task_result = self.claim_next()
