@@ -8,12 +8,13 @@ from collections.abc import Callable
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.urls import reverse
 
 from exercises.grounding import services
 from exercises.grounding.models import Attempt, ClaimGroup, Exercise, GroupJudgement
-from tests.conftest import signed_in
+from tests.conftest import join, signed_in
 from tutor.models import AuditEntry, Cohort
-from tutor.roles import Role
+from tutor.roles import CohortRole, Role
 
 pytestmark = pytest.mark.django_db
 # A claim the source does not address, with nothing any automatic check can hold it to.
@@ -38,14 +39,14 @@ def only_claim(attempt: Attempt) -> dict:
 @pytest.fixture
 def other_cohort_learner(make_user: Callable[..., User]) -> User:
     user = make_user("elsewhere", in_cohort=False)
-    Cohort.objects.create(name="다른 기수").learners.add(user)
+    join(Cohort.objects.create(name="다른 기수"), user)
     return user
 
 
 @pytest.fixture
 def other_instructor(make_user: Callable[..., User]) -> User:
     user = make_user("teacher2", Role.INSTRUCTOR, in_cohort=False)
-    Cohort.objects.create(name="셋째 기수").instructors.add(user)
+    join(Cohort.objects.create(name="셋째 기수"), user, CohortRole.INSTRUCTOR)
     return user
 
 
@@ -171,3 +172,19 @@ def test_the_service_itself_refuses_someone_who_teaches_nobody_in_the_group(
         services.judge_group(actor=other_instructor, group=ClaimGroup.objects.get(), relation="silent", lines=[],
                              explanation="없음")
     assert not GroupJudgement.objects.exists()
+
+
+def test_the_to_do_names_waiting_groups_to_the_teacher_and_judged_claims_to_the_learner(
+        learner: User, other_learner: User, instructor: User, bookshop: Exercise) -> None:
+    """Before a judgement the instructor's to-do lists the exercise's waiting groups and the learner's lists
+    nothing; after it the instructor's has none left and the learner's links to the attempt that changed."""
+    first = submit(learner, bookshop, GUESS_A, "no_data", "a")
+    submit(other_learner, bookshop, GUESS_B, "grounded", "b", lines="5")
+    teacher_todo = signed_in(instructor).get("/api/me/todo").json()
+    assert [i["kind"] for i in teacher_todo if i["kind"] == "answer_group"] == ["answer_group"]
+    assert not [i for i in signed_in(learner).get("/api/me/todo").json() if i["kind"] == "claim_judged"]
+    services.judge_group(actor=instructor, group=ClaimGroup.objects.get(), relation="silent", lines=[],
+                         explanation="안내문은 모임 장소를 말하지 않습니다.")
+    assert not [i for i in signed_in(instructor).get("/api/me/todo").json() if i["kind"] == "answer_group"]
+    judged = [i for i in signed_in(learner).get("/api/me/todo").json() if i["kind"] == "claim_judged"]
+    assert [i["url"] for i in judged] == [reverse("grounding:attempt", args=[first.pk])]
