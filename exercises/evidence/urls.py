@@ -5,6 +5,7 @@ from . import views
 app_name = "evidence"
 urlpatterns = [
     path("queue/", views.queue, name="queue"),
+    path("preview/", views.preview, name="preview"),
     path("export.csv", views.export_csv, name="export"),
     path("gradebook.csv", views.gradebook_csv, name="gradebook"),
     path("cohorts/<id:cohort_id>/progress/", views.cohort_progress, name="cohort-progress"),

@@ -12,10 +12,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from exercises.labs.records import check_seal
-from lessons.rendering import render_markdown
+from lessons.rendering import render_user_markdown
 from lessons.selectors import progress_of, progress_of_learners, published_lessons
 from tutor import access
 from tutor.errors import NotFound, TutorError
@@ -24,6 +25,7 @@ from tutor.numbers import int_or_none
 from tutor.text import visible
 
 from . import exports, peer, selectors, services
+from .forms import PreviewForm
 from .models import INSUFFICIENT, Review
 
 
@@ -39,6 +41,7 @@ def _judgements(request: SignedInRequest, criteria: list[dict]) -> dict[str, str
 
 
 @require_safe
+@never_cache
 def task_detail(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     draft = selectors.draft_of(request.user, task)
@@ -62,6 +65,21 @@ def task_detail(request: SignedInRequest, slug: str) -> HttpResponse:
         "min_chars": settings.EVIDENCE_MIN_SUBMISSION_CHARS,
         "insufficient": INSUFFICIENT,
     })
+
+
+@require_POST
+def preview(request: SignedInRequest) -> HttpResponse:
+    """A fragment showing how the typed Markdown will look once saved; reads only, writes nothing."""
+    access.require_sign_in(request.user)
+    form = PreviewForm(request.POST)
+    target = "comment-preview" if "comment" in request.POST else "evidence-preview"
+    if not form.is_valid():
+        return render(request, "evidence/_preview.html", {
+            "target": target, "problem": _("글이 너무 길어 미리 볼 수 없습니다. 줄여서 다시 눌러 주세요."),
+        })
+    text = form.cleaned_data["comment"] if target == "comment-preview" else form.cleaned_data["text"]
+    html = render_user_markdown(visible(text)) if text.strip() else ""
+    return render(request, "evidence/_preview.html", {"target": target, "html": html})
 
 
 @require_POST
@@ -95,7 +113,7 @@ def calibration(request: SignedInRequest, slug: str, example_id: int) -> HttpRes
     example = selectors.access_calibration_example(request.user, task, example_id)
     practice = selectors.practice_review_of(request.user, example)
     return render(request, "evidence/calibration.html", {
-        "task": task, "example": example, "text_html": render_markdown(example.text),
+        "task": task, "example": example, "text_html": render_user_markdown(visible(example.text)),
         "criteria": example.rubric_version.criteria, "practice": practice, "insufficient": INSUFFICIENT,
         "comparison": selectors.calibration_comparison(practice) if practice else [],
     })
@@ -127,6 +145,7 @@ def attached_run(request: SignedInRequest, submission_id: int, run_id: int) -> H
 
 
 @require_safe
+@never_cache
 def submission_detail(request: SignedInRequest, submission_id: int) -> HttpResponse:
     user = request.user
     submission = selectors.access_submission(user, submission_id)
@@ -144,7 +163,7 @@ def submission_detail(request: SignedInRequest, submission_id: int) -> HttpRespo
     lease_live = allocation is not None and allocation.is_live(timezone.now())
     return render(request, "evidence/submission_detail.html", {
         "submission": submission,
-        "text_html": render_markdown(visible(submission.text)),
+        "text_html": render_user_markdown(visible(submission.text)),
         "runs": [(run, check_seal(run), reproductions.get(run.pk))
                  for run in submission.lab_runs.select_related("lab")],
         "allocation": allocation,
