@@ -18,6 +18,7 @@ urlpatterns = [
     path("submissions/<id:submission_id>/release/", views.release, name="release"),
     path("submissions/<id:submission_id>/runs/<id:run_id>/", views.attached_run, name="attached-run"),
     path("submissions/<id:submission_id>/runs/<id:run_id>/reproduce/", views.reproduce, name="reproduce"),
+    path("submissions/<id:submission_id>/runs/<id:run_id>/reproduction/", views.reproduction_status, name="reproduction"),
     path("allocations/<id:allocation_id>/give-back/", views.give_back, name="give-back"),
     path("reviews/<id:review_id>/release/", views.release_review, name="release-review"),
     path("reviews/<id:review_id>/helpful/", views.rate_review, name="helpful"),

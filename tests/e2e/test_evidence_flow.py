@@ -111,7 +111,7 @@ def test_calibrate_review_reproduce_release_then_release_the_late_peer_review(
     teacher.get_by_label("의견").fill("강사 의견: 표가 출력과 맞지 않습니다.")
     teacher.get_by_role("button", name="검토 기록하기").click()
     teacher.get_by_text("검토를 기록했습니다").wait_for()
-    teacher.get_by_role("button", name="내 기수의 검토와 메모를 모두 공개").click()
+    teacher.get_by_role("button", name="이 제출의 검토와 강사 메모 공개 (내 기수의 것만)").click()
     teacher.get_by_text("공개했습니다").first.wait_for()
 
     author.goto(submission_url)
