@@ -79,7 +79,7 @@ const theme = EditorView.theme({
   ".cm-content": { padding: "0.5rem 0" },
   ".cm-line": { padding: "0 0.6rem" },
   // The base theme draws hidden characters in "red" (4.0:1 on white).
-  "&light .cm-specialChar": { color: "#c00000" },
+  ".cm-specialChar": { color: "#c00000" },
 });
 
 // Minimum height from the textarea's rows (default 8), so the gutter runs the full height.
