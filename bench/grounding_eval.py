@@ -8,31 +8,44 @@ Splits, kept apart:
   it seen while tuning) and ``chat-dev``: tests/data/grounding_chat_dev.yaml
   (chat-style claims written for tuning this engine);
 - ``heldout-chat``: tests/data/grounding_heldout.yaml, chat-style claims written by
-  someone who never saw the engine. Never tuned on: its figures are the honest ones.
+  someone who never saw the engine. Never tuned on: its figures are the honest ones;
+- ``answers-dev``: tests/data/grounding_answers_dev.yaml, whole pasted answers with their
+  questions and gold claim spans (written for tuning issue 17's failure classes);
+- ``blind``: tests/data/grounding_blind_2026-12-04.yaml, the same schema, written by
+  someone who never saw the engine and never tuned on. Only aggregate figures are printed
+  for it (``-v blind`` is refused).
+
+For sets of whole answers, claims are the gold spans (Markdown emphasis removed, as the
+splitter does), each linked to its answer's question for the second link policy, and the
+splitter's claims are compared with the gold spans (boundary precision and recall).
 
 Per split it prints:
 
-- hint: the share of claims given a hint (not 모름), accuracy where one is given, false
-  근거 (a hint of 근거 on a claim whose gold is not 근거);
+- hint: what a learner is shown (``Suggestion.shown``: 근거, 보류 with its cue, 주장 아님,
+  else 모름): the share of claims given one, accuracy where given, false 근거 (a 근거 hint
+  on a claim whose gold is not 근거), and accuracy per kind shown;
 - lines: precision@1 and recall@3 on claims with gold lines;
 - verdicts a learner would see from ``feedback.claim_feedback``: for a learner who marked
   every claim correctly (gold judgement, gold lines), the share shown a wrong verdict
   (다시 보기) and the share given a backed verdict at all; for a learner who marked
-  wrongly (each other judgement), the share wrongly told 맞음. The course split is run
-  with its claim keys and again with the keys withheld (as for a pasted answer, linked
-  to the claim's question);
+  wrongly (each other judgement), the share wrongly told 맞음. Two link policies: claims
+  not linked to a question, and each claim linked to the question its answer responds to
+  (sets with questions only). The course split is run with its claim keys and again with
+  the keys withheld. ``after groups`` is the backed share once instructors have judged the
+  answer groups (filled by the answer-group feature through ``GROUP_COVERAGE``; "-" here);
 - hint accuracy per phenomenon tag;
 - latency of ``suggest``: 5-claim batches on a warm process, and the worst case at the
   API's limits with cold caches (value-dense and word-dense text).
 
-Usage: python bench/grounding_eval.py [-v SPLIT] [--passes N]. ``-v`` lists misses of
-one split (never use it on heldout-chat while changing the engine).
+Usage: python bench/grounding_eval.py [-v SPLIT] [--passes N] [--no-latency]. ``-v`` lists
+misses of one split (never use it on heldout-chat or blind while changing the engine).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import time
 from collections import Counter, defaultdict
@@ -45,8 +58,14 @@ from _common import ROOT, percentile, setup_django
 DATA = ROOT / "tests" / "data"
 CONTENT = ROOT / "lessons" / "content"
 CODES = {"grounded": "근거", "no_data": "자료없음", "pending": "보류"}
-JUDGEMENT_OF = {v: k for k, v in CODES.items()}
+ALL_CODES = {**CODES, "not_claim": "주장 아님"}
+JUDGEMENT_OF = {v: k for k, v in ALL_CODES.items()}
+STATUS_JUDGEMENT = {"answered": "grounded", "no_data": "no_data", "conditional": "pending"}
 BATCH = 5
+BLIND = DATA / "grounding_blind_2026-12-04.yaml"
+# Hook for the answer-group feature: a function (items) -> backed share after instructors judged
+# the groups, or None. The answer-group code sets it; until then the column shows "-".
+GROUP_COVERAGE: Any = None
 
 
 def _claims_of(path: Path, split: str) -> list[dict[str, Any]]:
@@ -58,6 +77,78 @@ def _claims_of(path: Path, split: str) -> list[dict[str, Any]]:
                         "gold": item["gold"], "gold_lines": item.get("gold_lines", []) or [],
                         "tags": item.get("tags", []) or [], "relation": item.get("relation", "")})
     return out
+
+
+def _as_list(value: Any) -> list[Any]:
+    return list(value or [])
+
+
+def answer_set(path: Path, split: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Claims (gold spans, with their answer's question) and whole answers of a set in the answers schema.
+
+    Questions and answers may sit under each source or at the top level with a ``source`` id.
+    """
+    from exercises.grounding.engine.claims import strip_markdown
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    sources = {str(source["id"]): source for source in _as_list(data.get("sources"))}
+    questions: dict[tuple[str, str], dict[str, Any]] = {}
+    answers: list[tuple[str, dict[str, Any]]] = []
+    for source_id, source in sources.items():
+        for question in _as_list(source.get("questions")):
+            questions[(source_id, str(question["id"]))] = question
+        answers += [(source_id, answer) for answer in _as_list(source.get("answers"))]
+    for question in _as_list(data.get("questions")):
+        questions[(str(question["source"]), str(question["id"]))] = question
+    answers += [(str(answer["source"]), answer) for answer in _as_list(data.get("answers"))]
+    items, wholes = [], []
+    for source_id, answer in answers:
+        lines = [str(line) for line in sources[source_id]["lines"]]
+        raw = questions.get((source_id, str(answer.get("question") or "")))
+        question = None
+        if raw is not None:
+            evidence = [int(n) for n in _as_list(raw.get("evidence_lines"))]
+            question = {"key": str(raw["id"]), "text": str(raw["text"]),
+                        "judgement": STATUS_JUDGEMENT.get(str(raw.get("status")), "grounded"),
+                        "evidence": evidence, "required": evidence, "explanation": "", "facts": []}
+        spans = []
+        for claim in _as_list(answer.get("claims")):
+            spans.append({"span": str(claim["span"]), "gold": str(claim["gold"])})
+            items.append({"split": split, "source": source_id, "lines": lines,
+                          "claim": strip_markdown(str(claim["span"])).strip(), "gold": str(claim["gold"]),
+                          "gold_lines": [int(n) for n in _as_list(claim.get("gold_lines"))],
+                          "tags": [str(t) for t in _as_list(claim.get("tags"))],
+                          "relation": str(claim.get("relation") or ""), "linked": question})
+        wholes.append({"text": str(answer["text"]), "spans": spans})
+    return items, wholes
+
+
+_EDGE = re.compile(r"^[\s\-*•·>#\d.)]*|[\s.?!。,;:]*$")
+_CITE_END = re.compile(r"\s*(?:\(\s*\d[\d\s,~\-번줄]*\)|\[\s*\d[\d\s,~\-]*\])[\s.?!。]*$")
+
+
+def _boundary_key(text: str) -> str:
+    from exercises.grounding.engine.claims import strip_markdown
+
+    text = _CITE_END.sub("", strip_markdown(text).strip())
+    return re.sub(r"\s+", " ", _EDGE.sub("", text))
+
+
+def splitter_figures(wholes: list[dict[str, Any]]) -> Counter:
+    """The splitter's claims against the gold spans: a boundary is right when the texts agree
+    (emphasis, bullets, end punctuation and a trailing citation aside)."""
+    from exercises.grounding.engine import split_claims
+
+    c: Counter = Counter()
+    for whole in wholes:
+        predicted = [_boundary_key(claim.text) for claim in split_claims(whole["text"])]
+        gold_all = [_boundary_key(span["span"]) for span in whole["spans"]]
+        gold_claims = [_boundary_key(span["span"]) for span in whole["spans"] if span["gold"] != "주장 아님"]
+        c["predicted"] += len(predicted)
+        c["predicted_right"] += sum(1 for p in predicted if p in gold_all)
+        c["gold"] += len(gold_claims)
+        c["gold_found"] += sum(1 for g in gold_claims if g in predicted)
+    return c
 
 
 def course_claims() -> list[dict[str, Any]]:
@@ -106,15 +197,18 @@ def hint_figures(items: list[dict[str, Any]], verbose: bool) -> dict[str, Any]:
     for item in items:
         result = suggest(item["lines"], [item["claim"]])[0]
         top = [s.line for s in result.lines]
-        given = result.hint != "모름"
-        right = result.hint == item["gold"]
+        shown = result.shown
+        given = shown != "모름"
+        right = shown == item["gold"]
+        c[f"given:{shown}"] += given
+        c[f"right:{shown}"] += given and right
         c["claims"] += 1
         c["given"] += given
         c["right_given"] += given and right
-        c[f"{item['gold']}->{result.hint}"] += 1
+        c[f"{item['gold']}->{shown}"] += 1
         if item["gold"] != "근거":
             c["not_grounded"] += 1
-            c["false_grounded"] += result.hint == "근거"
+            c["false_grounded"] += shown == "근거"
         if item["gold_lines"]:
             c["with_lines"] += 1
             c["p1"] += bool(top) and top[0] in item["gold_lines"]
@@ -124,32 +218,43 @@ def hint_figures(items: list[dict[str, Any]], verbose: bool) -> dict[str, Any]:
             tags[tag]["given"] += given
             tags[tag]["right"] += given and right
         if verbose and (not right and given or (item["gold_lines"] and top[:1] and top[0] not in item["gold_lines"])):
-            print(f"  miss [{item['source']}] gold={item['gold']} hint={result.hint} gold_lines={item['gold_lines']} "
+            print(f"  miss [{item['source']}] gold={item['gold']} hint={shown} ({result.hint}) gold_lines={item['gold_lines']} "
                   f"top={[(s.line, s.score) for s in result.lines[:3]]} {item['claim']}")
     return {"counts": c, "tags": tags}
 
 
-def verdict_figures(items: list[dict[str, Any]], *, keys: bool) -> Counter:
-    """Verdicts shown to a learner who marked right, and to one who marked wrong."""
+def verdict_figures(items: list[dict[str, Any]], *, keys: bool, linked: bool = False,
+                    verbose: bool = False) -> Counter:
+    """Verdicts shown to a learner who marked right, and to one who marked wrong.
+
+    ``linked``: each claim linked to the question its answer responds to (else to none, or for
+    the course split to its key's question).
+    """
     from exercises.grounding.feedback import claim_feedback
 
     c: Counter = Counter()
     for item in items:
         key = _claim_key(item) if keys and item.get("key") else None
-        question = item.get("question")
+        question = item.get("linked") if linked else item.get("question")
         gold = JUDGEMENT_OF[item["gold"]]
         shown = claim_feedback(text=item["claim"], judgement=gold, cited=list(item["gold_lines"]), question=question,
                                key=key, lines=item["lines"])
         c["claims"] += 1
         c["backed"] += shown["verdict"] in ("right", "review")
         c["wrong_to_right_marker"] += shown["verdict"] == "review"
-        for other in CODES:
+        c[f"check:{shown['check']}"] += shown["verdict"] in ("right", "review")
+        if verbose and shown["verdict"] == "review":
+            print(f"  wrong verdict [{item['source']}] gold={item['gold']} {shown['check']}: {shown['basis']} | {item['claim']}")
+        for other in ALL_CODES:
             if other == gold:
                 continue
             wrong = claim_feedback(text=item["claim"], judgement=other, cited=list(item["gold_lines"]),
                                    question=question, key=key, lines=item["lines"])
             c["wrong_marks"] += 1
             c["told_right_when_wrong"] += wrong["verdict"] == "right"
+            if verbose and wrong["verdict"] == "right":
+                print(f"  맞음 on wrong [{item['source']}] gold={item['gold']} marked={other} {wrong['check']}: "
+                      f"{wrong['basis']} | {item['claim']}")
             c["wrong_marks_backed"] += wrong["verdict"] in ("right", "review")
     return c
 
@@ -235,10 +340,15 @@ def _ratio(a: int, b: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("-v", "--verbose", default="", help="list the misses of this split")
+    parser.add_argument("-v", "--verbose", default="", help="list the misses of this split (never blind)")
     parser.add_argument("--passes", type=int, default=5, help="timing passes over all batches")
+    parser.add_argument("--no-latency", action="store_true", help="skip the latency measurements")
+    parser.add_argument("--no-blind", action="store_true", help="leave the blind set out")
     args = parser.parse_args()
+    if args.verbose == "blind":
+        parser.error("the blind set is never listed claim by claim: only its aggregate figures are printed")
     setup_django()
+    print(f"grounding bench, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     splits = {
         "course": course_claims(),
         "own": _claims_of(DATA / "grounding_eval.yaml", "own"),
@@ -247,47 +357,76 @@ def main() -> None:
     heldout = DATA / "grounding_heldout.yaml"
     if heldout.exists():
         splits["heldout-chat"] = _claims_of(heldout, "heldout-chat")
-    print("hints (a hint is never a verdict; 모름 is not counted as given)")
-    print(f"{'split':13} {'claims':>6} {'given':>6} {'acc':>6} {'false-근거':>10} {'p@1':>6} {'r@3':>6}")
+    wholes: dict[str, list[dict[str, Any]]] = {}
+    answer_sets = [("answers-dev", DATA / "grounding_answers_dev.yaml")]
+    if BLIND.exists() and not args.no_blind:
+        answer_sets.append(("blind", BLIND))
+    for name, path in answer_sets:
+        splits[name], wholes[name] = answer_set(path, name)
+    kinds = ("근거", "보류", "주장 아님")
+    print("hints a learner is shown (근거 · 보류 with its cue · 주장 아님 · else 모름; never a verdict)")
+    print(f"{'split':13} {'claims':>6} {'cover':>6} {'right':>6} {'false-근거':>10} {'p@1':>6} {'r@3':>6}   "
+          + " ".join(f"{k + ' right/n':>14}" for k in kinds))
     results = {}
     for name, items in splits.items():
         figures = hint_figures(items, verbose=args.verbose == name)
         results[name] = figures
         c = figures["counts"]
+        per_kind = " ".join(f"{_ratio(c[f'right:{k}'], c[f'given:{k}']) + '/' + str(c[f'given:{k}']):>14}" for k in kinds)
         print(f"{name:13} {c['claims']:6d} {_ratio(c['given'], c['claims']):>6} {_ratio(c['right_given'], c['given']):>6} "
               f"{_ratio(c['false_grounded'], c['not_grounded']):>10} {_ratio(c['p1'], c['with_lines']):>6} "
-              f"{_ratio(c['r3'], c['with_lines']):>6}")
-    print("gold -> hint counts: " + "; ".join(
-        f"{name}: " + " ".join(f"{g}→{h} {results[name]['counts'][f'{g}->{h}']}" for g in CODES.values()
-                               for h in (*CODES.values(), "모름") if results[name]["counts"][f"{g}->{h}"])
-        for name in results))
+              f"{_ratio(c['r3'], c['with_lines']):>6}   {per_kind}")
+    print("splitter (sets of whole answers): boundary precision / recall against the gold spans")
+    split_figures = {}
+    for name, answers in wholes.items():
+        c = splitter_figures(answers)
+        split_figures[name] = c
+        print(f"{name:13} answers={len(answers)} predicted={c['predicted']} gold claims={c['gold']} "
+              f"precision={_ratio(c['predicted_right'], c['predicted'])} recall={_ratio(c['gold_found'], c['gold'])}")
     print()
     print("verdicts a learner sees (맞음/다시 보기 only where a named check backs it)")
-    print(f"{'split':22} {'claims':>6} {'wrong→correct':>13} {'backed':>7} {'맞음→wrong':>10} {'backed(wrong)':>13}")
-    runs = [(name, items, False) for name, items in splits.items()] + [("course (claim keys)", splits["course"], True)]
+    print(f"{'split':24} {'claims':>6} {'wrong→correct':>13} {'backed':>7} {'맞음→wrong':>10} {'backed(wrong)':>13} "
+          f"{'after groups':>12}")
+    runs: list[tuple[str, list[dict[str, Any]], bool, bool]] = []
+    for name, items in splits.items():
+        runs.append((name + (" (not linked)" if name in wholes else ""), items, False, False))
+        if name in wholes:
+            runs.append((name + " (linked)", items, False, True))
+    runs.append(("course (claim keys)", splits["course"], True, False))
     verdicts = {}
-    for name, items, keys in runs:
-        v = verdict_figures(items, keys=keys)
+    for name, items, keys, linked in runs:
+        v = verdict_figures(items, keys=keys, linked=linked,
+                            verbose=bool(args.verbose) and name.split(" ")[0] == args.verbose)
         verdicts[name] = v
-        print(f"{name:22} {v['claims']:6d} {_ratio(v['wrong_to_right_marker'], v['claims']):>13} "
+        groups = GROUP_COVERAGE(items) if GROUP_COVERAGE else None
+        print(f"{name:24} {v['claims']:6d} {_ratio(v['wrong_to_right_marker'], v['claims']):>13} "
               f"{_ratio(v['backed'], v['claims']):>7} {_ratio(v['told_right_when_wrong'], v['wrong_marks']):>10} "
-              f"{_ratio(v['wrong_marks_backed'], v['wrong_marks']):>13}")
-    print("(wrong→correct: a learner who marked right told 다시 보기; 맞음→wrong: a learner who marked wrong told 맞음)")
+              f"{_ratio(v['wrong_marks_backed'], v['wrong_marks']):>13} {('-' if groups is None else f'{groups:.3f}'):>12}")
+    print("(wrong→correct: a learner who marked right told 다시 보기; 맞음→wrong: a learner who marked wrong told 맞음;"
+          " after groups: backed share once answer groups are judged, from the answer-group feature)")
+    for name, v in verdicts.items():
+        checks = sorted(((k.split(":", 1)[1], n) for k, n in v.items() if k.startswith("check:") and n), key=lambda kv: -kv[1])
+        print(f"  {name}: backed by " + (", ".join(f"{k} {n}" for k, n in checks) or "nothing"))
     print()
     for name, figures in results.items():
+        if name == "blind":
+            continue  # per-tag figures would point at individual blind claims
         tags = figures["tags"]
         print(f"{name} by tag (given share / accuracy where given): " + ", ".join(
             f"{tag} {t['given'] / t['n']:.2f}/{_ratio(t['right'], t['given'])} (n={t['n']})" for tag, t in sorted(tags.items())))
     print()
-    warm, warm_cpu = latencies(splits["own"] + splits["chat-dev"], args.passes)
-    print(f"latency 5-claim suggest, warm source, new claims: n={len(warm)} wall p50={statistics.median(warm):.2f} ms "
-          f"p95={percentile(warm, 95):.2f} ms max={max(warm):.2f} ms; cpu p50={statistics.median(warm_cpu):.2f} ms "
-          f"p95={percentile(warm_cpu, 95):.2f} ms")
-    worst = worst_at_limits()
-    for label, ms, cpu in worst:
-        print(f"latency at the limits, cold ({label}): wall {ms:.1f} ms, cpu {cpu:.1f} ms")
-    print(f"(load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
-    print()
+    warm: list[float] = []
+    worst: list[tuple[str, float, float]] = []
+    if not args.no_latency:
+        warm, warm_cpu = latencies(splits["own"] + splits["chat-dev"], args.passes)
+        print(f"latency 5-claim suggest, warm source, new claims: n={len(warm)} wall p50={statistics.median(warm):.2f} ms "
+              f"p95={percentile(warm, 95):.2f} ms max={max(warm):.2f} ms; cpu p50={statistics.median(warm_cpu):.2f} ms "
+              f"p95={percentile(warm_cpu, 95):.2f} ms")
+        worst = worst_at_limits()
+        for label, ms, cpu in worst:
+            print(f"latency at the limits, cold ({label}): wall {ms:.1f} ms, cpu {cpu:.1f} ms")
+        print(f"(load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+        print()
     for name, figures in results.items():
         c = figures["counts"]
         key = name.replace("-", "_")
@@ -296,14 +435,20 @@ def main() -> None:
         print(f"{key}_false_grounded={_ratio(c['false_grounded'], c['not_grounded'])}")
         print(f"{key}_p_at_1={_ratio(c['p1'], c['with_lines'])}")
         print(f"{key}_r_at_3={_ratio(c['r3'], c['with_lines'])}")
+    for name, c in split_figures.items():
+        key = name.replace("-", "_")
+        print(f"{key}_split_precision={_ratio(c['predicted_right'], c['predicted'])}")
+        print(f"{key}_split_recall={_ratio(c['gold_found'], c['gold'])}")
     for name, v in verdicts.items():
         key = name.replace(" ", "_").replace("(", "").replace(")", "").replace("-", "_")
         print(f"{key}_wrong_verdict_to_correct={_ratio(v['wrong_to_right_marker'], v['claims'])}")
+        print(f"{key}_right_on_wrong_mark={_ratio(v['told_right_when_wrong'], v['wrong_marks'])}")
         print(f"{key}_backed_share={_ratio(v['backed'], v['claims'])}")
-    print(f"latency_5claim_p95_wall_ms={percentile(warm, 95):.2f}")
-    print(f"latency_5claim_p95_cpu_ms={percentile(warm_cpu, 95):.2f}")
-    print(f"latency_limits_worst_wall_ms={max(ms for _, ms, _ in worst):.1f}")
-    print(f"latency_limits_worst_cpu_ms={max(cpu for _, _, cpu in worst):.1f}")
+    if warm:
+        print(f"latency_5claim_p95_wall_ms={percentile(warm, 95):.2f}")
+        print(f"latency_5claim_p95_cpu_ms={percentile(warm_cpu, 95):.2f}")
+        print(f"latency_limits_worst_wall_ms={max(ms for _, ms, _ in worst):.1f}")
+        print(f"latency_limits_worst_cpu_ms={max(cpu for _, _, cpu in worst):.1f}")
 
 
 if __name__ == "__main__":

@@ -94,7 +94,8 @@ class FixtureForm(forms.ModelForm):
         if affected:
             raise forms.ValidationError(
                 [f"바뀌는 줄({', '.join(map(str, sorted(changed)))}번)에 기대는 곳이 {len(affected)}군데 있습니다. "
-                 "아래를 확인하고, 그대로 저장하려면 '확인했습니다' 칸을 고르세요."]
+                 "아래를 확인하고, 그대로 저장하려면 '확인했습니다' 칸을 고르세요. 저장하면 바뀐 줄에 기대는 답안 키는 "
+                 "작성자나 강사가 새 판에 맞는지 다시 확인할 때까지 학습자의 판정에 쓰이지 않습니다."]
                 + [f"{use.kind} · {use.label} — " + (f"{', '.join(map(str, sorted(use.lines)))}번 줄"
                                                     if use.lines is not None else "자료 전체")
                    for use in affected])

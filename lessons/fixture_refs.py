@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from html import unescape
 
 from django.apps import apps
 from django.utils.html import escape
@@ -139,3 +140,67 @@ def affected_by(uses: Iterable[FixtureUse], changed: set[int]) -> list[FixtureUs
     if not changed:
         return []
     return [u for u in uses if u.lines is None or u.lines & changed]
+
+
+# Texts that name a line by number ("2번 줄", "(2)") or restate its values in their own words never
+# follow a change of that line. The fixture admin lists them too, block by block (a table row, a list
+# item, a paragraph), so whoever changes the line knows what to rewrite.
+
+_BLOCK_END = re.compile(r"</(?:p|li|tr|h[1-6]|pre|blockquote|dd|dt)>|\n")
+_ANY_TAG = re.compile(r"<[^>]+>")
+_ROW = re.compile(r"<tr[ >].*?</tr>", re.S)
+_LINE_NUMBERS = re.compile(r"((?:\d{1,3}\s*[·,、와과]\s*)*\d{1,3})\s*번\s*(?:줄|$|[^\d가-힣])")
+_CITED = re.compile(r"\(\s*(\d{1,3}(?:\s*,\s*\d{1,3})*)(?:\s*[은는]?\s*[가-힣 ]{0,6})?\)")
+_VALUE = re.compile(r"\d+(?:[.,]\d+)?\s*(?:시|분|명|원|일|월|층|%|개|회|주|년)")
+_HANGUL_WORD = re.compile(r"[가-힣]{2,}")
+
+
+def _anchors(line: str) -> set[str]:
+    """Two-syllable pieces of the line's words: what a row about this line shares with it."""
+    return {word[i:i + 2] for word in _HANGUL_WORD.findall(line) for i in range(len(word) - 1)}
+
+
+def _values(text: str) -> set[str]:
+    return {re.sub(r"\s+", "", v) for v in _VALUE.findall(text)}
+
+
+def blocks_of(text: str) -> list[str]:
+    """The text's blocks as plain text (rows, list items, paragraphs), without markup."""
+    found = []
+    text = _ROW.sub(lambda row: row[0].replace("\n", " "), text)  # a table row is one block, cells and all
+    for raw in _BLOCK_END.split(text):
+        plain = " ".join(unescape(_ANY_TAG.sub(" ", raw)).split())
+        if plain:
+            found.append(plain)
+    return found
+
+
+def lines_named_in(block: str, version: FixtureVersion) -> set[int]:
+    """Lines of ``version`` a block names by number or restates by value, when it is about that line.
+
+    A number or a value alone could be another fixture's line, so either counts only with two word
+    pieces shared with that line.
+    """
+    lines = version.text.splitlines()
+    mentioned = {int(n) for group in _LINE_NUMBERS.findall(block) + _CITED.findall(block)
+                 for n in re.findall(r"\d{1,3}", group)}
+    block_anchors = _anchors(block)
+    block_values = _values(block)
+    named = set()
+    for number, line in enumerate(lines, start=1):
+        shared = len(_anchors(line) & block_anchors)
+        if shared >= 2 and (number in mentioned or _values(line) & block_values):
+            named.add(number)
+    return named
+
+
+def named_uses(kind: str, label: str, text: str, version: FixtureVersion | None) -> list[FixtureUse]:
+    """One use per block of ``text`` that names lines of ``version`` by number or value, with an excerpt."""
+    if version is None:
+        return []
+    uses = []
+    for block in blocks_of(text):
+        if found := lines_named_in(block, version):
+            excerpt = block if len(block) <= 60 else block[:59] + "…"
+            uses.append(use(kind, f"{label} · “{excerpt}”", found))
+    return uses

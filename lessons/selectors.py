@@ -17,7 +17,7 @@ from tutor.access import AnyUser
 from tutor.errors import NotFound
 
 from .content import SLUG
-from .fixture_refs import FixtureUse, lines_referred, resolve, use, versions_for
+from .fixture_refs import FixtureUse, lines_referred, named_uses, resolve, use, versions_for
 from .models import (
     CompletionRecord,
     Fixture,
@@ -298,7 +298,13 @@ def fixture_uses(fixture: Fixture) -> list[FixtureUse]:
             uses.append(use("레슨 본문", f"{lesson.order}. {version.title}", lines_referred(text, fixture.slug)))
         if found := copied(text):
             uses.append(use("레슨 본문 (줄을 그대로 옮김)", f"{lesson.order}. {version.title}", found))
+        if lesson.pk == fixture.lesson_id:
+            uses += named_uses("레슨 본문 (줄 번호나 값으로 가리킴)", f"{lesson.order}. {version.title}", text,
+                               fixture.current_version)
         for file in version.files.all():
             if found := copied(file.content):
                 uses.append(use("레슨 파일 (줄을 그대로 옮김)", f"{version.title} · {file.name}", found))
+    for other in Fixture.objects.exclude(pk=fixture.pk).select_related("current_version"):
+        if other.current_version is not None and (found := copied(other.current_version.text)):
+            uses.append(use("다른 가상 자료 (줄을 그대로 옮김)", f"{other.title} ({other.slug})", found))
     return uses

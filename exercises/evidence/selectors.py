@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from exercises.labs.models import LabRun
 from lessons.content import SLUG
 from lessons.fixture_changes import LineChange, changed_lines
-from lessons.fixture_refs import FixtureUse, lines_referred, resolve, use, versions_for
+from lessons.fixture_refs import FixtureUse, lines_referred, named_uses, resolve, use, versions_for
 from lessons.models import Fixture, FixtureVersion
 from lessons.selectors import RecordLink, access_lesson
 from tutor import access
@@ -799,6 +799,16 @@ def record_links_of(user: User) -> dict[int, list[RecordLink]]:
 
 
 def fixture_uses(fixture: Fixture) -> list[FixtureUse]:
-    """Evidence tasks on ``fixture``, by the lines their instructions quote."""
-    return [use("남길 증거 과제", task.title, lines_referred(task.instructions_html, fixture.slug, own=True))
-            for task in EvidenceTask.objects.active().filter(fixture=fixture)]
+    """Evidence tasks on ``fixture``, by the lines their instructions quote; and each passage of their
+    instructions and rubric that names a line by number or restates its values ("2번 줄이 평일만 …")."""
+    uses = []
+    for task in EvidenceTask.objects.active().filter(fixture=fixture).select_related("current_rubric"):
+        uses.append(use("남길 증거 과제", task.title, lines_referred(task.instructions_html, fixture.slug, own=True)))
+        uses += named_uses("남길 증거 과제 (줄 번호나 값으로 가리킴)", task.title, task.instructions_html,
+                           fixture.current_version)
+        criteria = task.current_rubric.criteria if task.current_rubric else []
+        for criterion in criteria:
+            texts = [criterion.get("title", "")] + [level.get("description", "") for level in criterion.get("levels", [])]
+            uses += named_uses("기준표 (줄 번호나 값으로 가리킴)", f"{task.title} · {criterion.get('title', '')}",
+                               "\n".join(texts), fixture.current_version)
+    return uses

@@ -4,20 +4,32 @@ from __future__ import annotations
 
 from ninja import Header, Router, Status
 
+from tutor import access
+from tutor.api import ANYONE
 from tutor.http import ApiRequest
 
 from . import feedback as feedback_rules
 from . import selectors, services
 from .engine import suggest
-from .models import Attempt
-from .schemas import AttemptIn, AttemptOut, FeedbackOut, MarksIn, SuggestIn, SuggestOut
+from .models import JUDGEMENT_FOR, Attempt, GroupJudgement
+from .schemas import (
+    AttemptIn,
+    AttemptOut,
+    FeedbackOut,
+    GroupJudgementIn,
+    GroupOut,
+    GroupsOut,
+    MarksIn,
+    SuggestIn,
+    SuggestOut,
+)
 
 router = Router(tags=["근거 연습"])
 _PROBLEM: dict[str, dict[str, object]] = {"application/problem+json": {}}
 
 
 @router.post("/suggest", response=SuggestOut, summary="근거 후보: 주장마다 가장 그럴듯한 원문 줄과 힌트 판단",
-             description=("힌트는 판정이 아닙니다. 확신이 없으면 모름입니다. 한도(원문 글자·줄 수, 주장 수·길이)를 넘으면 422, "
+             description=("힌트는 판정이 아닙니다. 확신이 없으면 모름이며, 자료없음 대신 원문에서 찾지 못한 말·값(not_found)을 줍니다. 한도(원문 글자·줄 수, 주장 수·길이)를 넘으면 422, "
                           "사용자마다 1분에 정해진 횟수를 넘으면 429와 Retry-After를 돌려줍니다."),
              openapi_extra={"responses": {"422": {"description": "한도를 넘거나 형식이 틀림", "content": _PROBLEM},
                                           "429": {"description": "요청이 너무 잦음 (Retry-After 초 뒤 다시)",
@@ -26,7 +38,8 @@ def suggest_lines(request: ApiRequest, payload: SuggestIn) -> dict:
     services.count_suggest_request(user=request.auth)
     results = suggest(payload.source, payload.claims)
     return {"results": [
-        {"claim": r.claim, "lines": [{"line": s.line, "score": s.score} for s in r.lines], "hint": r.hint}
+        {"claim": r.claim, "lines": [{"line": s.line, "score": s.score} for s in r.lines], "hint": r.shown,
+         "cue": r.cue, "not_found": list(r.not_found)}
         for r in results
     ]}
 
@@ -85,3 +98,36 @@ def get_feedback(request: ApiRequest, attempt_id: int) -> dict:
     stored = selectors.submitted_feedback(attempt)
     claims = stored["claims"] if stored.get("format") == feedback_rules.FORMAT else []
     return {"attempt": attempt.pk, "claims": claims, "summary": stored["summary"]}
+
+
+def judgement_out(judgement: GroupJudgement | None) -> dict | None:
+    if judgement is None:
+        return None
+    return {"version": judgement.version, "relation": judgement.relation,
+            "judgement": JUDGEMENT_FOR[judgement.relation], "lines": judgement.lines,
+            "explanation": judgement.explanation, "judged_at": judgement.judged_at.isoformat()}
+
+
+def group_out(row: selectors.GroupRow) -> dict:
+    group = row.group
+    return {"id": group.pk, "fixture_version": group.fixture_version.number, "variant": group.variant_key,
+            "text": group.text, "values": group.values, "claims": row.claims, "learners": row.learners,
+            "examples": row.examples, "marks": row.marks, "judgement": judgement_out(row.judgement)}
+
+
+@router.get("/exercises/{slug}/groups", response=GroupsOut, auth=ANYONE, summary="주장 묶음: 자동 확인이 판정하지 못한 주장들 (큰 묶음부터)",
+            description="이 연습을 시도한 학습자를 가르치는 강사에게만 보입니다. 다른 사람에게는 404.")
+def list_groups(request: ApiRequest, slug: str) -> dict:
+    exercise, rows = selectors.answer_groups(request.auth, slug)
+    return {"exercise": exercise.slug, "groups": [group_out(row) for row in rows]}
+
+
+@router.post("/exercises/{slug}/groups/{group_id}/judgement", response={201: GroupOut}, auth=ANYONE,
+             summary="주장 묶음 판정 (강사 판정): 묶음의 모든 학습자 주장에 판정이 붙습니다",
+             description="다시 보내면 새 판이 되고, 학습자의 피드백에 판정이 바뀌었다고 나옵니다. 감사 기록에 남습니다.")
+def judge_group(request: ApiRequest, slug: str, group_id: int, payload: GroupJudgementIn) -> Status:
+    group = selectors.access_group(request.auth, slug, group_id)
+    services.judge_group(actor=access.require_sign_in(request.auth), group=group, relation=payload.relation, lines=payload.lines,
+                         explanation=payload.explanation)
+    _exercise, rows = selectors.answer_groups(request.auth, slug)
+    return Status(201, next(group_out(row) for row in rows if row.group.pk == group.pk))

@@ -84,6 +84,8 @@ class Question(models.Model):
     explanation = models.TextField()
     facts = models.JSONField(default=list, blank=True, help_text="What the source says about it, in short.")
     terms = models.JSONField(default=list, blank=True, help_text="Words by which a claim is about this question.")
+    fixture_version = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The fixture version number this key was written (or last confirmed) for.")
 
     class Meta:
         ordering = ["order"]
@@ -101,6 +103,8 @@ class Variant(models.Model):
     title = models.CharField(max_length=200)
     fixture = models.ForeignKey(Fixture, on_delete=models.PROTECT, related_name="+")
     overrides = models.JSONField(default=dict, help_text="{question key: {judgement, evidence, required, explanation}}")
+    fixture_version = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The variant fixture's version number the overrides were written for.")
 
     class Meta:
         ordering = ["key"]
@@ -120,6 +124,8 @@ class SampleAnswer(models.Model):
     text = models.TextField()
     claims = models.JSONField(default=list, blank=True,
                               help_text="Claim-level keys: [{text, judgement, relation, lines, question, explanation}]")
+    fixture_version = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The version number of the sample's fixture its claim keys were written for.")
 
     class Meta:
         ordering = ["key"]
@@ -175,7 +181,55 @@ class ClaimMark(models.Model):
     cited_lines = models.JSONField(default=list)
     # The curated claim-level key when this claim is one of a sample answer's, word for word.
     key = models.JSONField(null=True, blank=True)
+    # The answer group of a submitted claim no check could judge (instructors judge it once for everyone).
+    group = models.ForeignKey("ClaimGroup", null=True, blank=True, on_delete=models.SET_NULL, related_name="claims")
 
     class Meta:
         ordering = ["order"]
+
+
+class ClaimGroup(models.Model):
+    """Claims no check could judge, gathered across learners and cohorts by normalised text and values.
+
+    Groups are per exercise and fixture version: a claim is judged against the lines its learner saw.
+    """
+
+    exercise = models.ForeignKey(Exercise, on_delete=models.CASCADE, related_name="claim_groups")
+    fixture_version = models.ForeignKey(FixtureVersion, on_delete=models.PROTECT, related_name="+")
+    variant_key = models.CharField(max_length=60, blank=True)
+    signature = models.CharField(max_length=64, help_text="SHA-256 of the normalised text and values.")
+    text = models.TextField(help_text="The normalised text the group's claims share.")
+    values = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("주장 묶음")
+        verbose_name_plural = _("주장 묶음")
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["exercise", "fixture_version", "variant_key", "signature"],
+                                               name="grounding_claim_group_unique")]
+
+    def __str__(self) -> str:
+        return self.text[:80]
+
+
+class GroupJudgement(models.Model):
+    """An instructor's judgement of an answer group; a revision is a new version, never an edit."""
+
+    group = models.ForeignKey(ClaimGroup, on_delete=models.CASCADE, related_name="judgements")
+    version = models.PositiveIntegerField()
+    relation = models.CharField(max_length=12, choices=Relation.choices)
+    lines = models.JSONField(default=list, blank=True)
+    explanation = models.TextField()
+    judged_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    judged_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("강사 판정")
+        verbose_name_plural = _("강사 판정")
+        ordering = ["group", "-version"]
+        constraints = [models.UniqueConstraint(fields=["group", "version"], name="grounding_group_judgement_version")]
+
+    def __str__(self) -> str:
+        return f"{self.group} · 판 {self.version}"
 

@@ -54,7 +54,11 @@ class LineScoreOut(Schema):
 class SuggestionOut(Schema):
     claim: str
     lines: list[LineScoreOut]
-    hint: str = Field(..., description="근거 · 자료없음 · 보류 · 모름. 힌트일 뿐 판정이 아닙니다.")
+    hint: str = Field(..., description=(
+        "근거 · 보류 · 주장 아님 · 모름. 처음 보는 글에서 열에 아홉 이상 맞는 종류만 보입니다 (자료없음은 보이지 않고, "
+        "대신 not_found). 힌트일 뿐 판정이 아닙니다."))
+    cue: str = Field("", description="가장 가까운 줄이 조건을 달거나 미정으로 두는 말 (예: 승인되면, 예정). 판단이 아닙니다.")
+    not_found: list[str] = Field(default_factory=list, description="원문 어느 줄에서도 찾지 못한 주장의 말·값")
 
 
 class SuggestOut(Schema):
@@ -103,7 +107,7 @@ class MarksIn(Schema):
 
 
 class CheckOut(Schema):
-    name: str = Field(..., description="claim_key · values · question_silent · citation")
+    name: str = Field(..., description="확인의 이름 (feedback.CHECKS): claim_key · values · computed · citation …")
     label: str
     verdict: Literal["right", "review"]
     reason: str
@@ -115,13 +119,53 @@ class ClaimFeedbackOut(Schema):
     judgement: str
     verdict: str = Field(..., description="right(맞음) · review(다시 보기) · unchecked(확인 안 됨) · set_aside(주장 아님) · unmarked")
     checks: list[CheckOut] = Field(..., description="판정을 뒷받침한 확인들. 없으면 확인 안 됨")
+    check: str = Field("", description="판정을 정한 확인의 이름 (없으면 빈 값: 확인 안 됨)")
+    basis: str = Field("", description="보이는 판정의 근거 문장. 판정이 없으면 그 까닭: "
+                                       "'확인 안 됨 — 자료가 바뀌어 답안 키를 다시 확인하는 중', '강사 확인 대기'")
+    key_version: int | None = Field(None, description="답안 키(강사 판정 포함)가 판정을 뒷받침했을 때 그 키의 판")
     relation: str = ""
     expected: str = ""
     compare: list[tuple[int, str]] = Field(default_factory=list, description="견주어 볼 원문 줄 (번호, 글)")
     explanation: str = ""
+    changed: str = Field("", description="강사 판정이 고쳐졌을 때 그 알림 (판 n → 판 m)")
 
 
 class FeedbackOut(Schema):
     attempt: int
     claims: list[ClaimFeedbackOut]
     summary: dict
+
+
+class GroupJudgementIn(Schema):
+    relation: Literal["restates", "silent", "contradicts", "conditional", "partial", "not_claim"] = Field(
+        ..., description="원문과 같음 restates · 원문에 없음 silent · 원문과 어긋남 contradicts · 조건부·미정 conditional · "
+                         "일부만 원문에 있음 partial · 주장이 아님 not_claim")
+    lines: list[int] = Field(default_factory=list, max_length=50, description="판정이 기대는 원문 줄 번호")
+    explanation: StrictStr = Field(..., max_length=500, description="학습자에게 보이는 한 문장의 설명")
+
+
+class GroupJudgementOut(Schema):
+    version: int
+    relation: str
+    judgement: str
+    lines: list[int]
+    explanation: str
+    judged_at: str
+
+
+class GroupOut(Schema):
+    id: int
+    fixture_version: int
+    variant: str
+    text: str = Field(..., description="묶음의 주장들이 공유하는 정규화한 글")
+    values: list[str]
+    claims: int = Field(..., description="모든 기수의 학습자를 통틀어 이 묶음에 든 주장 수")
+    learners: int
+    examples: list[str] = Field(..., description="내가 가르치는 학습자의 주장 원문 (최대 3개)")
+    marks: dict[str, int] = Field(..., description="학습자들이 고른 판단별 수")
+    judgement: GroupJudgementOut | None
+
+
+class GroupsOut(Schema):
+    exercise: str
+    groups: list[GroupOut]

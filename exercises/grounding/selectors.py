@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass
+
 from django.contrib.auth.models import User
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -15,7 +18,7 @@ from tutor import access
 from tutor.access import AnyUser
 from tutor.errors import Conflict, NotFound
 
-from .models import Attempt, Exercise, Variant
+from .models import Attempt, ClaimGroup, ClaimMark, Exercise, GroupJudgement, Variant
 
 
 def exercises_of_lesson(lesson_id: int) -> QuerySet[Exercise]:
@@ -60,6 +63,16 @@ def access_own_draft(user: AnyUser, attempt_id: int) -> Attempt:
     if attempt.user_id != user.pk:
         raise NotFound(_("그런 시도는 없습니다."), target=attempt, reason="남의 시도 고치기")
     return attempt
+
+
+def judged_count(attempt: Attempt) -> tuple[int, int]:
+    """How many claims the attempt has, and how many the learner judged (주장 아님 counts as judged)."""
+    marks = list(attempt.claims.values_list("judgement", flat=True))
+    return len(marks), sum(1 for mark in marks if mark)
+
+
+def unjudged_claims(attempt: Attempt) -> list[ClaimMark]:
+    return list(attempt.claims.filter(judgement=""))
 
 
 def attempts_of(user: User, exercise: Exercise) -> list[Attempt]:
@@ -141,3 +154,117 @@ def _key_use(label: str, evidence: list[int], required: list[int], explanation: 
              kind: str = "근거 연습 답안 키") -> FixtureUse:
     quoted = lines_referred(explanation, slug, own=True)
     return use(kind, label, None if quoted is None else {*evidence, *required, *quoted})
+
+
+# Answer groups: instructors of a cohort with attempts on an exercise see and judge its groups.
+
+def _taught_authors(user: AnyUser, exercise: Exercise) -> set[int]:
+    """Ids of the learners with a submitted attempt on ``exercise`` whom ``user`` instructs."""
+    if not access.is_instructor(user):
+        return set()
+    authors = (User.objects.filter(grounding_attempts__exercise=exercise,
+                                   grounding_attempts__status=Attempt.Status.SUBMITTED).distinct())
+    return {author.pk for author in authors if access.instructs(user, author)}
+
+
+def access_group_exercise(user: AnyUser, slug: str) -> tuple[Exercise, set[int]]:
+    """The exercise and the learners ``user`` teaches who attempted it; 404 unless there is at least one
+    (to visitors too: that an exercise has groups is nobody else's to learn)."""
+    exercise = Exercise.objects.select_related("lesson").filter(slug=slug).first() if SLUG.match(slug) else None
+    taught = _taught_authors(user, exercise) if exercise is not None else set()
+    if exercise is None or not taught:
+        raise NotFound(_("그런 연습은 없습니다."), target=exercise, reason="주장 묶음: 가르치는 학습자의 시도 없음")
+    return exercise, taught
+
+
+@dataclass(frozen=True)
+class GroupRow:
+    """One answer group as an instructor sees it: how many claims and learners, examples from their own learners."""
+
+    group: ClaimGroup
+    claims: int
+    learners: int
+    examples: list[str]
+    marks: dict[str, int]
+    judgement: GroupJudgement | None
+    lines: list[tuple[int, str]]
+
+
+def answer_groups(user: AnyUser, slug: str) -> tuple[Exercise, list[GroupRow]]:
+    """The exercise's answer groups that hold a claim of a learner ``user`` teaches, largest first.
+
+    Counts are across every learner and cohort (the judgement backs all of them); the example texts
+    shown come only from the instructor's own learners.
+    """
+    exercise, taught = access_group_exercise(user, slug)
+    # The groups are chosen by the instructor's learners, the counts over everyone (filtering in the same
+    # query would count only the instructor's learners' claims).
+    theirs = ClaimGroup.objects.filter(exercise=exercise, claims__attempt__user__in=taught).values("pk")
+    groups = (ClaimGroup.objects.filter(pk__in=theirs)
+              .select_related("fixture_version__fixture")
+              .annotate(n_claims=Count("claims", distinct=True),
+                        n_learners=Count("claims__attempt__user", distinct=True)))
+    rows = []
+    for group in groups:
+        own = list(group.claims.filter(attempt__user__in=taught).order_by("-attempt__submitted_at")
+                   .values_list("text", flat=True)[:3])
+        marks = dict(Counter(group.claims.values_list("judgement", flat=True)))
+        rows.append(GroupRow(group=group, claims=group.n_claims, learners=group.n_learners,
+                             examples=list(dict.fromkeys(own)), marks=marks,
+                             judgement=group.judgements.select_related("judged_by").order_by("-version").first(),
+                             lines=group.fixture_version.numbered_lines()))
+    rows.sort(key=lambda r: (-r.claims, -r.learners, r.group.pk))
+    return exercise, rows
+
+
+def access_group(user: AnyUser, slug: str, group_id: int) -> ClaimGroup:
+    """A group of the exercise holding a claim of a learner ``user`` teaches; 404 for everyone else."""
+    exercise, taught = access_group_exercise(user, slug)
+    group = (ClaimGroup.objects.select_related("fixture_version__fixture", "exercise")
+             .filter(pk=group_id, exercise=exercise, claims__attempt__user__in=taught).distinct().first())
+    if group is None:
+        raise NotFound(_("그런 주장 묶음은 없습니다."), target=exercise, reason="주장 묶음: 가르치는 학습자의 주장 없음")
+    return group
+
+
+def exercises_with_groups(user: AnyUser) -> list[tuple[Exercise, int]]:
+    """For an instructor's area: the exercises their learners attempted, with how many groups await judgement."""
+    if not access.is_instructor(user):
+        raise NotFound(_("그런 페이지는 없습니다."))
+    found = []
+    for exercise in Exercise.objects.filter(attempts__status=Attempt.Status.SUBMITTED).distinct().order_by("slug"):
+        taught = _taught_authors(user, exercise)
+        if taught:
+            waiting = (ClaimGroup.objects.filter(exercise=exercise, claims__attempt__user__in=taught,
+                                                 judgements__isnull=True).distinct().count())
+            found.append((exercise, waiting))
+    return found
+
+
+def stale_keys(exercise: Exercise) -> list[str]:
+    """The exercise's keys that back no verdict on their fixtures' versions in use (their lines changed since
+    the version they were written or last confirmed for), as labels for the people who confirm them."""
+    from .groups import Pins
+
+    found: list[str] = []
+    own = exercise.fixture.current_version
+    if own is not None:
+        pins = Pins(own)
+        found += [_("질문 키 · %(q)s") % {"q": q.text} for q in exercise.questions.all()
+                  if pins.stale({"fixture_version": q.fixture_version, "evidence": q.evidence,
+                                 "required": q.required, "explanation": q.explanation})]
+    variant_pins = {"": (own, Pins(own) if own else None)}
+    for variant in exercise.variants.select_related("fixture__current_version"):
+        current = variant.fixture.current_version
+        variant_pins[variant.key] = (current, Pins(current) if current else None)
+        if current is not None:
+            pins = Pins(current)
+            found += [_("변형 %(v)s · %(k)s") % {"v": variant.title, "k": key} for key, override in variant.overrides.items()
+                      if pins.stale({"fixture_version": variant.fixture_version, **override})]
+    for sample in exercise.samples.all():
+        _version, pins_ = variant_pins.get(sample.variant_key, (None, None))
+        if pins_ is None:
+            continue
+        found += [_("%(s)s · %(c)s") % {"s": sample.title, "c": claim["text"]} for claim in sample.claims
+                  if pins_.stale({"fixture_version": sample.fixture_version, **claim})]
+    return found

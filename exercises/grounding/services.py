@@ -9,20 +9,34 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from lessons.content import ContentError, folder_digest
 from lessons.models import CompletionRecord, Fixture, Lesson
 from lessons.services import record_completion
+from tutor import access, audit
 from tutor.errors import Conflict, NotFound, Throttled, TutorError
 from tutor.numbers import int_or_none
 
 from . import feedback
 from .content import claim_text_key, read_exercise
-from .engine import absent_words_shared, split_claims, suggest
-from .models import Attempt, ClaimMark, Exercise, Judgement, Question, SampleAnswer, Variant
+from .engine import absent_words_shared, claim_text, split_claims, suggest
+from .engine.particles import attach
+from .groups import claim_values, normalise_claim, people_notes, signature
+from .models import (
+    Attempt,
+    ClaimGroup,
+    ClaimMark,
+    Exercise,
+    GroupJudgement,
+    Judgement,
+    Question,
+    Relation,
+    SampleAnswer,
+    Variant,
+)
 
 MAX_ANSWER_CHARS = 8000
 MAX_CLAIMS = 50
@@ -74,7 +88,12 @@ def _fixture(slug: str, where: str) -> Fixture:
     return fixture
 
 
+def _pin(fixture: Fixture) -> int | None:
+    return fixture.current_version.number if fixture.current_version is not None else None
+
+
 def _upsert_exercise(*, lesson: Lesson, slug: str, spec: dict, digest: str) -> Exercise:
+    """Write the exercise and its keys, each pinned to the version of its fixture in use now (point of writing)."""
     fields = {"lesson": lesson, "order": spec["order"], "title": spec["title"], "summary": spec["summary"],
               "prompt": spec["prompt"], "fixture": _fixture(spec["fixture"], slug), "digest": digest, "is_active": True}
     exercise, created = Exercise.objects.get_or_create(slug=slug, defaults=fields)
@@ -84,14 +103,18 @@ def _upsert_exercise(*, lesson: Lesson, slug: str, spec: dict, digest: str) -> E
         exercise.version += 1
         exercise.save()
     exercise.questions.all().delete()
-    Question.objects.bulk_create(Question(exercise=exercise, **q) for q in spec["questions"])
+    own_pin = _pin(exercise.fixture)
+    Question.objects.bulk_create(Question(exercise=exercise, fixture_version=own_pin, **q) for q in spec["questions"])
     exercise.variants.all().delete()
+    variant_fixtures = {v["key"]: _fixture(v["fixture"], slug) for v in spec["variants"]}
     Variant.objects.bulk_create(
-        Variant(exercise=exercise, key=v["key"], title=v["title"], fixture=_fixture(v["fixture"], slug),
-                overrides=v["overrides"]) for v in spec["variants"]
+        Variant(exercise=exercise, key=v["key"], title=v["title"], fixture=variant_fixtures[v["key"]],
+                overrides=v["overrides"], fixture_version=_pin(variant_fixtures[v["key"]])) for v in spec["variants"]
     )
     exercise.samples.all().delete()
-    SampleAnswer.objects.bulk_create(SampleAnswer(exercise=exercise, **s) for s in spec["samples"])
+    SampleAnswer.objects.bulk_create(
+        SampleAnswer(exercise=exercise, fixture_version=_pin(variant_fixtures[s["variant_key"]])
+                     if s["variant_key"] in variant_fixtures else own_pin, **s) for s in spec["samples"])
     return exercise
 
 
@@ -123,7 +146,7 @@ def claim_key_for(exercise: Exercise, variant_key: str, text: str) -> dict | Non
     for sample in exercise.samples.filter(variant_key=variant_key):
         for key in sample.claims:
             if key["text"] == wanted:
-                return key
+                return {**key, "fixture_version": sample.fixture_version}
     return None
 
 
@@ -195,7 +218,8 @@ def parse_lines(raw: str | list[int], *, line_count: int) -> list[int]:
     for token in tokens:
         number = int_or_none(token)
         if number is None:
-            raise TutorError(_("인용한 줄은 숫자(0–9)로 적어 주세요 (예: 2, 5). '%(t)s'는 읽을 수 없습니다.") % {"t": token[:20]})
+            raise TutorError(_("인용한 줄은 숫자(0–9)로 적어 주세요 (예: 2, 5). %(t)s 읽을 수 없습니다.")
+                             % {"t": attach(f"'{token[:20]}'", "은/는")})
         if not 1 <= number <= line_count:
             raise TutorError(_("%(n)d번 줄은 없습니다. 원문은 1–%(max)d번 줄입니다.") % {"n": number, "max": line_count})
         numbers.add(number)
@@ -270,7 +294,7 @@ def merge_with_next(*, attempt: Attempt, claim_id: int) -> None:
         raise TutorError(_("마지막 주장은 뒤와 합칠 수 없습니다."))
     first, second = claims[index], claims[index + 1]
     first.end = second.end
-    first.text = attempt.answer_text[first.start:first.end]
+    first.text = claim_text(attempt.answer_text, first.start, first.end)
     first.cited_lines = sorted(set(first.cited_lines) | set(second.cited_lines))
     first.key = claim_key_for(attempt.exercise, attempt.variant_key, first.text)
     first.save()
@@ -286,21 +310,22 @@ def split_claim(*, attempt: Attempt, claim_id: int, before: str) -> None:
     if claim is None:
         raise NotFound(_("그런 주장은 없습니다."))
     needle = before.strip()
-    offset = claim.text.find(needle, 1) if needle else -1
+    raw = attempt.answer_text[claim.start:claim.end]  # offsets are into the pasted text, emphasis marks and all
+    offset = raw.find(needle, 1) if needle else -1
     if offset <= 0:
-        raise TutorError(_("'%(w)s'를 이 주장의 첫 글자 뒤에서 찾지 못했습니다. 두 번째 주장이 시작할 낱말을 그대로 적어 주세요.")
-                         % {"w": needle[:30]})
-    head = claim.text[:offset].rstrip(" ,;")
+        raise TutorError(_("%(w)s 이 주장의 첫 글자 뒤에서 찾지 못했습니다. 두 번째 주장이 시작할 낱말을 그대로 적어 주세요.")
+                         % {"w": attach(f"'{needle[:30]}'", "을/를")})
+    head = raw[:offset].rstrip(" ,;")
     if not head.strip():
         raise TutorError(_("나눈 앞부분이 비어 있습니다."))
     start_second = claim.start + offset
     ClaimMark.objects.filter(attempt=attempt, order__gt=claim.order).update(order=F("order") + 1)
-    second_text = attempt.answer_text[start_second:claim.end]
+    second_text = claim_text(attempt.answer_text, start_second, claim.end)
     ClaimMark.objects.create(attempt=attempt, order=claim.order + 1, start=start_second, end=claim.end,
                              text=second_text, question_key="",
                              key=claim_key_for(attempt.exercise, attempt.variant_key, second_text))
     claim.end = claim.start + len(head)
-    claim.text = attempt.answer_text[claim.start:claim.end]
+    claim.text = claim_text(attempt.answer_text, claim.start, claim.end)
     claim.key = claim_key_for(attempt.exercise, attempt.variant_key, claim.text)
     claim.save()
     _renumber(attempt)
@@ -320,9 +345,132 @@ def submit_attempt(*, attempt: Attempt) -> Attempt:
     if attempt.status == Attempt.Status.SUBMITTED:
         return attempt
     attempt.feedback = feedback.evaluate(attempt)
+    grouped, judged = _gather_into_groups(attempt, attempt.feedback)
+    if judged:
+        attempt.feedback = feedback.evaluate(attempt)
+    else:  # nobody judged these groups yet: say so without evaluating the attempt again
+        for item in attempt.feedback["claims"]:
+            if item["order"] in grouped:
+                people_notes(item, stale=bool(item.get("stale")), awaiting=True, key=None)
     attempt.status = Attempt.Status.SUBMITTED
     attempt.submitted_at = timezone.now()
     attempt.save(update_fields=["feedback", "status", "submitted_at"])
     record_completion(user=attempt.user, lesson=attempt.exercise.lesson,
                       kind=CompletionRecord.Kind.EXERCISE_ATTEMPTED, item=attempt.exercise.slug)
     return attempt
+
+
+def _gather_into_groups(attempt: Attempt, evaluated: dict) -> tuple[set[int], bool]:
+    """Put each marked claim no check could judge into its answer group; return the orders of the claims
+    grouped and whether any of their groups already has an instructor's judgement."""
+    unjudged = {c["order"] for c in evaluated["claims"] if c["verdict"] == feedback.UNCHECKED}
+    grouped: set[int] = set()
+    judged = False
+    for claim in attempt.claims.all():
+        if claim.order not in unjudged or claim.judgement in ("", Judgement.NOT_A_CLAIM):
+            continue
+        group, _created = ClaimGroup.objects.get_or_create(
+            exercise=attempt.exercise, fixture_version=attempt.fixture_version, variant_key=attempt.variant_key,
+            signature=signature(claim.text),
+            defaults={"text": normalise_claim(claim.text), "values": claim_values(claim.text)})
+        if claim.group_id != group.pk:
+            claim.group = group
+            claim.save(update_fields=["group"])
+        grouped.add(claim.order)
+        judged = judged or group.judgements.exists()
+    return grouped, judged
+
+
+def judge_group(*, actor: User, group: ClaimGroup, relation: str, lines: str | list[int],
+                explanation: str) -> GroupJudgement:
+    """An instructor's judgement of an answer group: a new version, audited, and the feedback of every
+    submitted attempt with a claim in the group re-evaluated at once (later attempts get it when submitted).
+
+    Only an instructor of a learner with a claim in the group may judge it (404 for anyone else).
+    """
+    authors = User.objects.filter(grounding_attempts__claims__group=group).distinct()
+    if not any(access.instructs(actor, author) for author in authors):
+        raise NotFound(_("그런 주장 묶음은 없습니다."), target=group, reason="주장 묶음 판정: 가르치는 학습자 없음")
+    if relation not in Relation.values:
+        raise TutorError(_("관계는 원문과 같음, 원문에 없음, 원문과 어긋남, 원문은 조건부·미정, 일부만 원문에 있음, 주장이 아님 가운데 하나입니다."))
+    text = " ".join(explanation.split())
+    if not text:
+        raise TutorError(_("판정의 까닭을 한 문장으로 적어 주세요. 학습자에게 그대로 보입니다."))
+    if len(text) > 500:
+        raise TutorError(_("설명은 500자까지 적을 수 있습니다 (지금 %(n)d자).") % {"n": len(text)})
+    numbers = parse_lines(lines, line_count=len(group.fixture_version.numbered_lines()))
+    if relation in (Relation.RESTATES, Relation.CONDITIONAL, Relation.CONTRADICTS) and not numbers:
+        raise TutorError(_("원문과 같거나 어긋나거나 조건이 붙은 주장이라면, 그렇게 말하는 줄 번호를 적어 주세요."))
+    with transaction.atomic(durable=True):
+        locked = ClaimGroup.objects.select_for_update().get(pk=group.pk)
+        previous = locked.judgements.order_by("-version").first()
+        judgement = GroupJudgement.objects.create(
+            group=locked, version=(previous.version + 1) if previous else 1, relation=relation, lines=numbers,
+            explanation=text, judged_by=actor)
+        audit.record(actor=actor, action="grounding.group_judgement", target=locked,
+                     reason=_("강사 판정") if previous is None else _("강사 판정 고침"),
+                     before=None if previous is None else {"version": previous.version, "relation": previous.relation,
+                                                           "lines": previous.lines, "explanation": previous.explanation},
+                     after={"version": judgement.version, "relation": relation, "lines": numbers, "explanation": text},
+                     detail={"exercise": locked.exercise.slug, "fixture_version": locked.fixture_version.number})
+        in_group = ClaimMark.objects.filter(group=locked).values("attempt_id")
+        _refresh_feedback(Attempt.objects.filter(status=Attempt.Status.SUBMITTED, pk__in=in_group), group=locked)
+    return judgement
+
+
+_COUNTED = {"right": feedback.RIGHT, "review": feedback.REVIEW, "unchecked": feedback.UNCHECKED,
+            "set_aside": feedback.SET_ASIDE, "unmarked": feedback.UNMARKED}
+
+
+def _refresh_feedback(attempts: QuerySet[Attempt], *, group: ClaimGroup | None = None) -> None:
+    """Evaluate submitted attempts again; with ``group``, only that group's claims take the new feedback
+    (the rest of the stored feedback stays as it was given)."""
+    for attempt in attempts.select_for_update():
+        fresh = feedback.evaluate(attempt)
+        if group is not None and attempt.feedback and attempt.feedback.get("format") == fresh.get("format"):
+            orders = set(attempt.claims.filter(group=group).values_list("order", flat=True))
+            stored = {c["order"]: c for c in attempt.feedback["claims"]}
+            fresh["claims"] = [c if c["order"] in orders or c["order"] not in stored else stored[c["order"]]
+                               for c in fresh["claims"]]
+            for name, verdict in _COUNTED.items():
+                if name in fresh["summary"]:
+                    fresh["summary"][name] = sum(1 for c in fresh["claims"] if c["verdict"] == verdict)
+        attempt.feedback = fresh
+        attempt.save(update_fields=["feedback"])
+
+
+def confirm_keys(*, actor: User, exercise: Exercise, reason: str) -> int:
+    """An author or instructor confirms that the exercise's keys still hold on its fixtures' versions in use:
+    each key is pinned to that version again (audited), and submitted attempts on it get their verdicts back."""
+    if not (access.is_instructor(actor) or access.is_fixture_admin(actor)):
+        raise NotFound(_("그런 연습은 없습니다."))
+    why = " ".join(reason.split())
+    if not why:
+        raise TutorError(_("무엇을 확인했는지 한 문장으로 적어 주세요."))
+    with transaction.atomic(durable=True):
+        own = _pin(exercise.fixture)
+        before = {"questions": {q.key: q.fixture_version for q in exercise.questions.all()},
+                  "variants": {v.key: v.fixture_version for v in exercise.variants.all()},
+                  "samples": {s.key: s.fixture_version for s in exercise.samples.all()}}
+        exercise.questions.update(fixture_version=own)
+        pins = {"": own}
+        for variant in exercise.variants.select_related("fixture__current_version"):
+            pins[variant.key] = _pin(variant.fixture)
+            variant.fixture_version = pins[variant.key]
+            variant.save(update_fields=["fixture_version"])
+        for sample in exercise.samples.all():
+            sample.fixture_version = pins.get(sample.variant_key, own)
+            sample.save(update_fields=["fixture_version"])
+        current = [exercise.fixture.current_version_id,
+                   *exercise.variants.values_list("fixture__current_version", flat=True)]
+        for claim in ClaimMark.objects.filter(attempt__exercise=exercise, attempt__fixture_version_id__in=current,
+                                              key__isnull=False).select_related("attempt"):
+            pin = pins.get(claim.attempt.variant_key, own)
+            if claim.key and claim.key.get("fixture_version") != pin:
+                claim.key = {**claim.key, "fixture_version": pin}
+                claim.save(update_fields=["key"])
+        audit.record(actor=actor, action="grounding.keys_confirmed", target=exercise, reason=why, before=before,
+                     after={"fixture_version": own, "variants": {k: v for k, v in pins.items() if k}})
+        _refresh_feedback(Attempt.objects.filter(exercise=exercise, status=Attempt.Status.SUBMITTED,
+                                                 fixture_version_id__in=current))
+    return len(before["questions"]) + len(before["samples"])

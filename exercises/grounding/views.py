@@ -5,17 +5,20 @@ from __future__ import annotations
 import re
 import uuid
 
+from django import forms
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from tutor.errors import NotFound
+from tutor.errors import NotFound, TutorError
 from tutor.http import SignedInRequest
 
 from . import selectors, services
 from .engine import suggest
-from .models import Attempt, Exercise, Judgement, Variant
+from .models import Attempt, Exercise, Judgement, Relation, Variant
 
 _FIELD = re.compile(r"^(judgement|question|lines)-([0-9]{1,19})$")
 
@@ -63,7 +66,10 @@ def start_attempt(request: SignedInRequest, slug: str) -> HttpResponse:
 
 
 def _marking_context(attempt: Attempt) -> dict:
+    total, judged = selectors.judged_count(attempt)
     return {
+        "total": total,
+        "judged": judged,
         "attempt": attempt,
         "claims": list(attempt.claims.all()),
         "lines": attempt.fixture_version.numbered_lines(),
@@ -98,10 +104,16 @@ def save_marks(request: SignedInRequest, attempt_id: int) -> HttpResponse:
     attempt = selectors.access_own_draft(request.user, attempt_id)
     services.mark_claims(attempt=attempt, marks=_marks_from(request.POST))
     if "submit" in request.POST:
+        total, judged = selectors.judged_count(attempt)
+        if judged < total and request.POST.get("confirm_unjudged") != "1":
+            # A real step, not a script's confirm(): the marks are saved and the learner chooses here.
+            return render(request, "grounding/confirm_submit.html",
+                          {"attempt": attempt, "total": total, "judged": judged, "unjudged": total - judged,
+                           "unjudged_claims": selectors.unjudged_claims(attempt)})
         services.submit_attempt(attempt=attempt)
         return redirect("grounding:attempt", attempt_id=attempt.pk)
     if request.htmx:
-        return render(request, "grounding/attempt_marking.html#saved", {"attempt": attempt})
+        return render(request, "grounding/attempt_marking.html#saved", {"attempt": attempt, "saved_at": timezone.now()})
     return redirect("grounding:attempt", attempt_id=attempt.pk)
 
 
@@ -148,3 +160,57 @@ def learner_attempts(request: SignedInRequest, slug: str, username: str) -> Http
     learner, attempts = selectors.learner_attempts_for(request.user, exercise, username)
     return render(request, "grounding/learner_attempts.html",
                   {"exercise": exercise, "learner": learner, "attempts": attempts})
+
+
+class GroupJudgementForm(forms.Form):
+    relation = forms.ChoiceField(label=_("이 주장과 원문의 관계"), choices=Relation.choices, widget=forms.RadioSelect)
+    lines = forms.CharField(label=_("기대는 줄 번호"), required=False, max_length=200)
+    explanation = forms.CharField(label=_("한 문장 설명 (학습자에게 보임)"), max_length=500)
+
+
+@require_safe
+def groups_index(request: SignedInRequest) -> HttpResponse:
+    """The instructor's list of exercises whose answer groups they may judge."""
+    return render(request, "grounding/groups_index.html", {"exercises": selectors.exercises_with_groups(request.user)})
+
+
+def _groups_page(request: SignedInRequest, slug: str, *, failed: int | None = None,
+                 form: GroupJudgementForm | None = None, status: int = 200, **extra: str) -> HttpResponse:
+    exercise, rows = selectors.answer_groups(request.user, slug)
+    return render(request, "grounding/groups.html", {
+        "exercise": exercise, "rows": rows, "relations": Relation.choices, "failed": failed, "form": form,
+        "stale_keys": selectors.stale_keys(exercise), **extra,
+    }, status=status)
+
+
+@require_safe
+def answer_groups(request: SignedInRequest, slug: str) -> HttpResponse:
+    return _groups_page(request, slug)
+
+
+@require_POST
+def judge_group(request: SignedInRequest, slug: str, group_id: int) -> HttpResponse:
+    """Judge one group; a refused judgement comes back beside its form with what was typed kept."""
+    group = selectors.access_group(request.user, slug, group_id)
+    form = GroupJudgementForm(request.POST)
+    if not form.is_valid():
+        return _groups_page(request, slug, failed=group.pk, form=form, status=400)
+    try:
+        services.judge_group(actor=request.user, group=group, relation=form.cleaned_data["relation"],
+                             lines=form.cleaned_data["lines"], explanation=form.cleaned_data["explanation"])
+    except TutorError as refused:
+        form.add_error(None, refused.detail)
+        return _groups_page(request, slug, failed=group.pk, form=form, status=refused.status)
+    return redirect(reverse("grounding:groups", args=[slug]) + f"#group-{group.pk}")
+
+
+@require_POST
+def confirm_keys(request: SignedInRequest, slug: str) -> HttpResponse:
+    """An instructor confirms the exercise's keys still hold on the fixture versions in use (audited)."""
+    exercise, _taught = selectors.access_group_exercise(request.user, slug)
+    try:
+        services.confirm_keys(actor=request.user, exercise=exercise, reason=request.POST.get("reason", ""))
+    except TutorError as refused:
+        return _groups_page(request, slug, status=refused.status, confirm_error=refused.detail,
+                            reason=request.POST.get("reason", ""))
+    return redirect(reverse("grounding:groups", args=[slug]) + "#stale-keys")

@@ -114,10 +114,132 @@
     if (event.target.closest && claimOf(event.target)) setActive(claimOf(event.target));
   });
 
+  // Marks stay in this browser (localStorage, per attempt) until the server has them, as evidence
+  // drafts do: a save that fails (an expired session, a lost connection) loses nothing and the page
+  // says it was not saved. Back on the page after signing in, what was kept is applied and sent.
+  function marksForm() { return document.querySelector("form[data-keep-marks]"); }
+  function storeKey(form) { return "grounding-marks:" + form.getAttribute("data-attempt"); }
+  function readKept(key) {
+    try { return JSON.parse(window.localStorage.getItem(key) || "{}") || {}; } catch (e) { return {}; }
+  }
+  function writeKept(key, kept) {
+    try {
+      if (Object.keys(kept).length) window.localStorage.setItem(key, JSON.stringify(kept));
+      else window.localStorage.removeItem(key);
+    } catch (e) { /* storage disabled: the page still saves through the server */ }
+  }
+  function claimId(claim) { return claim.getAttribute("data-claim"); }
+  function marksOf(claim) {
+    var judged = claim.querySelector("input[type=radio]:checked");
+    var question = claim.querySelector("select[name^='question-']");
+    return { judgement: judged ? judged.value : "", lines: linesInput(claim).value,
+             question: question ? question.value : "" };
+  }
+  function keep(claim) {
+    var form = marksForm();
+    if (!form || !claim) return;
+    var kept = readKept(storeKey(form));
+    kept[claimId(claim)] = marksOf(claim);
+    writeKept(storeKey(form), kept);
+  }
+  function release(claims) {
+    var form = marksForm();
+    if (!form) return;
+    var kept = readKept(storeKey(form));
+    claims.forEach(function (claim) {
+      var id = claimId(claim);
+      if (kept[id] && JSON.stringify(kept[id]) === JSON.stringify(marksOf(claim))) delete kept[id];
+    });
+    writeKept(storeKey(form), kept);
+  }
+  function saveStatus(text, failed) {
+    var status = document.getElementById("save-status");
+    if (!status) return;
+    status.textContent = text;
+    status.classList.toggle("save-status-failed", !!failed);
+  }
+  function failedText(status) {
+    return status === 401 || status === 403
+      ? "저장 안 됨: 로그인이 끝났습니다. 표시는 이 브라우저에 남아 있고, 다시 로그인해 이 페이지로 돌아오면 저장됩니다."
+      : "저장 안 됨: 표시는 이 브라우저에 남아 있습니다. 잠시 뒤 다시 고르거나 '저장'을 눌러 주세요.";
+  }
+  function countJudged() {
+    var counter = document.getElementById("judged-count");
+    if (!counter) return;
+    var claims = document.querySelectorAll("fieldset.claim");
+    var judged = 0;
+    claims.forEach(function (c) { if (c.querySelector("input[type=radio]:checked")) judged += 1; });
+    counter.querySelector("strong").textContent = claims.length + "개 중 " + judged + "개 판단함";
+  }
+
+  function sendKept(form) {
+    var key = storeKey(form);
+    var kept = readKept(key);
+    var claims = [];
+    Object.keys(kept).forEach(function (id) {
+      var claim = document.getElementById("claim-" + id);
+      if (!claim) { delete kept[id]; return; }
+      var marks = kept[id];
+      claim.querySelectorAll("input[type=radio]").forEach(function (r) { r.checked = r.value === marks.judgement; });
+      linesInput(claim).value = marks.lines || "";
+      var question = claim.querySelector("select[name^='question-']");
+      if (question) question.value = marks.question || "";
+      claims.push(claim);
+    });
+    writeKept(key, kept);
+    if (!claims.length) return;
+    countJudged();
+    highlight();
+    var body = new URLSearchParams();
+    body.append("csrfmiddlewaretoken", form.querySelector("input[name=csrfmiddlewaretoken]").value);
+    claims.forEach(function (claim) {
+      var id = claimId(claim), marks = kept[id];
+      body.append("judgement-" + id, marks.judgement || "");
+      body.append("lines-" + id, marks.lines || "");
+      body.append("question-" + id, marks.question || "");
+    });
+    saveStatus("이 브라우저에 남아 있던 표시를 저장하는 중…", false);
+    fetch(form.action, { method: "POST", credentials: "same-origin", body: body,
+                         headers: { "HX-Request": "true" } }).then(function (response) {
+      if (response.ok) {
+        release(claims);
+        saveStatus("이 브라우저에 남아 있던 표시 " + claims.length + "개를 저장했습니다.", false);
+      } else {
+        saveStatus(failedText(response.status), true);
+      }
+    }, function () { saveStatus(failedText(0), true); });
+  }
+
+  document.addEventListener("change", function (event) {
+    var claim = claimOf(event.target);
+    if (claim && marksForm()) { keep(claim); countJudged(); }
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var claim = claimOf(event.detail.elt);
+    if (claim && event.detail.elt === claim) saveStatus("저장하는 중…", false);
+  });
+  // A refused save never replaces the status line with an error page: the status says it failed
+  // (a sign-in request is shown in the page's problem area by the server's retarget).
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var claim = claimOf(event.detail.elt);
+    if (!claim || event.detail.elt !== claim || !event.detail.xhr || event.detail.xhr.status < 400) return;
+    if (event.detail.target && event.detail.target.id === "save-status") event.detail.shouldSwap = false;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var claim = claimOf(event.detail.elt);
+    if (!claim || event.detail.elt !== claim) return;
+    if (event.detail.successful) release([claim]);
+    else saveStatus(failedText(event.detail.xhr ? event.detail.xhr.status : 0), true);
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     document.documentElement.classList.add("js");
     var first = document.querySelector("fieldset.claim");
     if (first) { active = first; highlight(); }
+    var form = marksForm();
+    if (form) sendKept(form);
+    var done = document.querySelector("[data-attempt-submitted]");
+    if (done) writeKept("grounding-marks:" + done.getAttribute("data-attempt-submitted"), {});
   });
   document.addEventListener("htmx:afterSwap", function () {
     if (!document.body.contains(active)) active = document.querySelector("fieldset.claim");

@@ -47,6 +47,9 @@ def test_contradicted_claim_marked_no_data_is_counted_right_with_the_reason(
     page.locator("#save-status").filter(has_text="저장했습니다").wait_for()
 
     page.get_by_role("button", name="제출하고 피드백 보기").click()
+    page.get_by_role("heading", name="판단하지 않은 주장이 있습니다").wait_for()
+    assert "6개 중 1개 판단함" in page.inner_text("main")
+    page.get_by_role("button", name="판단하지 않은 채로 제출하기").click()
     page.get_by_role("heading", name=re.compile("주장별 피드백")).wait_for()
     item = page.locator("article.feedback-claim").filter(has_text="밤 9시까지")
     assert item.locator(".verdict-label").inner_text() == "맞음"

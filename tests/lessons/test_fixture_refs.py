@@ -60,9 +60,11 @@ def judged(user: User, exercise: Exercise, key: str):
     return attempt
 
 
-def test_pages_show_the_line_of_the_version_in_use(notice: Fixture, learner: User) -> None:
+def test_pages_show_the_line_of_the_version_in_use(notice: Fixture, learner: User, instructor: User) -> None:
     """After the hours change, the lesson text and the task instructions quote the new line; an attempt made
-    before the change keeps explaining with the line it was judged against, and a new one uses the new line."""
+    before the change keeps explaining with the line it was judged against; a new one gets no explanation from the
+    key written for the old line (it says the key is being checked again) until someone confirms the key, and then
+    its explanation quotes the new line."""
     exercise = Exercise.objects.get(slug="bookshop")
     before = judged(learner, exercise, "before")
     change_hours(notice)
@@ -78,6 +80,11 @@ def test_pages_show_the_line_of_the_version_in_use(notice: Fixture, learner: Use
     old_feedback = client.get(f"/exercises/attempts/{before.pk}/").content.decode()
     assert f"2번 줄은 영업하는 요일과 시간을 밝힙니다: “{OLD}”" in old_feedback and NEW not in old_feedback
     after = judged(learner, Exercise.objects.get(slug="bookshop"), "after")
+    api = client.get(f"/api/grounding/attempts/{after.pk}/feedback").json()
+    assert all(c["explanation"] == "" and c["verdict"] == "unchecked" for c in api["claims"]), api
+    assert "자료가 바뀌어 답안 키를 다시 확인하는 중" in client.get(f"/exercises/attempts/{after.pk}/").content.decode()
+    grounding.confirm_keys(actor=instructor, exercise=Exercise.objects.get(slug="bookshop"),
+                           reason="토요일 영업시간이 바뀌어도 17시는 여전히 영업시간 안")
     api = client.get(f"/api/grounding/attempts/{after.pk}/feedback").json()
     explanations = " ".join(c.get("explanation", "") for c in api["claims"])
     assert NEW in explanations and "[[" not in explanations

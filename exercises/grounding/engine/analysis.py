@@ -138,6 +138,24 @@ def cues_of(text: str, *, claim: bool = False) -> frozenset[str]:
     return frozenset(found)
 
 
+def cue_phrase(text: str, cues: frozenset[str]) -> str:
+    """The words of normalised ``text`` that carry one of ``cues`` ("승인되면", "예정", "바뀔 수 있"), or ""."""
+    patterns = {CONDITION: [_CONDITION_RE], PLAN: [_PLAN_RE], POSSIBILITY: [_MAYBE_RE, _CAN_RE],
+                UNSETTLED: [_UNSETTLED_RE]}
+    for cue in (CONDITION, PLAN, POSSIBILITY, UNSETTLED):
+        if cue not in cues:
+            continue
+        for pattern in patterns[cue]:
+            found = pattern.search(text)
+            if found:
+                return found.group().strip()
+        if cue == CONDITION:
+            tokens = _conditional_tokens(text)
+            if tokens:
+                return tokens[0]
+    return ""
+
+
 def _conditional_ending(text: str) -> bool:
     return bool(_conditional_tokens(text))
 

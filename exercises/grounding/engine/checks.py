@@ -21,9 +21,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .analysis import SILENCE_RE, analyse, analyse_claim
+from .analysis import SILENCE_RE, Segment, analyse, analyse_claim
 from .hangul import normalise, word_similarity
+from .lexicon import AMENITIES
+from .matcher import MATCHED as MATCHED_WORD
 from .matcher import _check_value, index_for, score
+from .values import Value, compatible
 
 _CERTAIN_KINDS = ("time", "date", "money", "dur")
 _MULTIPLIERS = ("count:배", "count:%")
@@ -42,27 +45,154 @@ def _lines(source: str | list[str]) -> tuple[str, ...]:
     return tuple(source.split("\n")) if isinstance(source, str) else tuple(str(line) for line in source)
 
 
+_COMPUTING = re.compile(r"총|합계|합쳐|합하|합산|더하|더해|모두\s*합|전부\s*합|씩|곱|배|차이|남[은았습는]|할인|빼|뺀|더\s|덜\s"
+                        r"|후에|후인|뒤에|뒤인|전에|전인|지나|늦게|일찍|앞당|미뤄|당(?![가-힣])|마다|기준")
+_RATE_ON_LINE = re.compile(r"당(?![가-힣])|씩|마다|배|%|퍼센트|할인|할증|전까지|전에|후에|뒤에|이전|이후")
+_DAY_PARTICLE = re.compile(r"\s*(?:에|은|는|이|입|인|부터|까지|엔|의|\()")
+_PERIOD_AFTER = re.compile(r"\s*(?:에|당|마다)(?![가-힣])")
+_NEXT_DAY = re.compile(r"다음\s*날|익일|자정|새벽")
+_BARE_DAY = re.compile(r"(?<![\d,.])\d{1,2}\s*일(?!\s*(?:간|동안|이내|째))")
+_COUNT_UNIT = re.compile(r"[^\d\s,.]+$")
+
+
+def _unit(text: str) -> str:
+    found = _COUNT_UNIT.search(text.strip())
+    return found.group() if found else ""
+
+
+def stated_values(claim: str) -> list[tuple[Segment, Value]]:
+    """The claim's values it states as the source's own, with their clause; empty when unsure.
+
+    Left out (no value verdict can rest on them): a claim with computing words (총, 씩, 배,
+    …후에, 할인), more than one certain value in the whole claim (one may be computed
+    from another: "7,500원씩 두 시간이면 15,000원"), a negated, hedged or
+    conditional clause, a bare day ("31일에는": read with the source's month only by a
+    person), an ordinal, a rate (주 2회) and the count 번 (1번 출구, 두 번째). The period
+    of a rate ("1시간에 3,000원") and a label ("2인용") are not values of their own.
+    """
+    norm = normalise(claim)
+    if _COMPUTING.search(norm):
+        return []
+    out: list[tuple[Segment, Value]] = []
+    certain = 0
+    for part in analyse_claim(claim):
+        for value in part.values:
+            if value.kind in ("weekday", "num", "approx"):
+                continue
+            after = part.text[value.span[1]:value.span[1] + 2]
+            if value.kind == "dur" and _PERIOD_AFTER.match(after):
+                continue  # "1시간에 3,000원": the period of a rate
+            if value.kind.startswith("count:") and after.startswith(("용", "짜리", "째", "번째")):
+                continue  # "2인용", "두 번째": a label or an ordinal
+            certain += 1
+            if part.negators or part.cues or any(mark in part.text for mark in _DOUBT):
+                continue
+            text = part.text[value.span[0]:value.span[1]]
+            if value.kind == "dur" and _BARE_DAY.fullmatch(text.strip()) and not _DAY_PARTICLE.match(after):
+                continue  # "14일 빌릴 수 있다" may be a span of days; "25일에는" is a day (read in value_conflicts)
+            if value.kind.startswith("count:") and ("@" in value.kind or value.kind in ("count:번", "count:배", "count:%")):
+                continue
+            if value.role == "within":
+                continue
+            if value.kind == "time" and any(hi <= lo for lo, hi in value.alts) and value.role == "range":
+                continue  # 22시부터 7시까지: across midnight, not read as one range
+            out.append((part, value))
+    return out if certain == 1 else []
+
+
+def may_compute(claim: str) -> bool:
+    """Whether the claim has values that may be computed (computing words, or more than one value)."""
+    norm = normalise(claim)
+    values = [v for part in analyse_claim(claim) for v in part.values if v.kind not in ("weekday", "num", "approx")]
+    return bool(values) and (bool(_COMPUTING.search(norm)) or len(values) > 1)
+
+
 def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> list[ValueConflict]:
-    """The claim's certain values that the cited lines contradict (empty when unsure or none)."""
+    """The claim's stated values (see ``stated_values``) that the cited lines contradict.
+
+    Only against cited lines that state a value of the same kind, with no rate or shift
+    beside it (…당, 씩, 1.5배, 10%, 30분 전에: the claim may be computed from it), next to
+    words the claim shares (the qualifier: 성인 5,000원 is not 어린이 3,000원). A count
+    compares only with a count the source words with the same unit.
+    """
     index = index_for(_lines(source))
     lines = [line for line in index.lines if line.number in set(cited) and line.segments]
     if not lines or any(v.kind.startswith(_MULTIPLIERS) for line in lines for v in line.values):
         return []
+    if any(_RATE_ON_LINE.search(seg.text) for line in lines for seg in line.segments):
+        return []
     found: list[ValueConflict] = []
-    for part in analyse_claim(claim):
-        if part.negators or part.cues or any(mark in part.text for mark in _DOUBT):
+    for part, value in stated_values(claim):
+        if value.kind == "dur" and _BARE_DAY.fullmatch(part.text[value.span[0]:value.span[1]].strip()):
+            dated = _with_source_month(part, value, lines)
+            if dated is None:
+                continue
+            value = dated
+        options = [(line, seg, other) for line in lines for seg in line.segments for other in seg.values
+                   if other.kind == value.kind]
+        if not options or any(other.role == "within" for _, _, other in options):
+            continue  # a vague source value ("11월", "오후") does not say a precise one is wrong
+        if value.kind == "time" and any(_NEXT_DAY.search(seg.text) for _, seg, _ in options):
             continue
-        for value in part.values:
-            if not (value.kind in _CERTAIN_KINDS or value.kind.startswith("count:")):
+        if value.kind.startswith("count:"):
+            unit = _unit(part.text[value.span[0]:value.span[1]])
+            if any(_unit(seg.text[o.span[0]:o.span[1]]) != unit for _, seg, o in options):
                 continue
-            if sum(1 for other in part.values if other.kind == value.kind) > 1:
-                continue  # "7,500원씩 두 시간이면 15,000원": figures combined in the claim itself
-            if value.role == "within" or value.kind.startswith(_MULTIPLIERS):
-                continue
-            status, number = _check_value(index, part, value, lines)
-            if status == "conflict" and number is not None:
-                found.append(ValueConflict(claim_text=part.text[value.span[0]:value.span[1]].strip(), line=number))
+        shares_word = any(index.match(w, line) >= MATCHED_WORD for w in part.words for line, _, _ in options)
+        shares_days = any(part.days and seg.days and part.days <= seg.days for _, seg, _ in options)
+        if not (shares_word or shares_days):
+            continue  # nothing but the value ties the claim to these lines: not "the source's own"
+        status, number = _check_value(index, part, value, lines)
+        if status == "conflict" and number is not None:
+            found.append(ValueConflict(claim_text=part.text[value.span[0]:value.span[1]].strip(), line=number))
     return found
+
+
+def _with_source_month(part: Segment, value: Value, lines: list) -> Value | None:
+    """A day written without its month ("25일에는") read as a date in the one month the cited lines'
+    dates are in; None when they name no month or several."""
+    months: set[int] = set()
+    for line in lines:
+        for other in line.values:
+            if other.kind == "date" and other.role != "within" and not other.wraps:
+                for lo, hi in other.alts:
+                    months |= {int(lo - 1) // 31, int(hi - 1) // 31}
+    if len(months) != 1:
+        return None
+    day = int(re.sub(r"\D", "", part.text[value.span[0]:value.span[1]]))
+    after = part.text[value.span[1]:value.span[1] + 3].lstrip()
+    role = "end" if after.startswith("까지") else "start" if after.startswith("부터") else "point"
+    point = float(next(iter(months)) * 31 + day)
+    return Value("date", ((point, point),), role, span=value.span)
+
+
+@dataclass(frozen=True)
+class AbsentValue:
+    """A value of the claim of a kind (금액, 시각, 날짜) that no line of the source has."""
+
+    claim_text: str
+    kind: str
+
+
+_ABSENT_KINDS = {"money": "금액", "time": "시각", "date": "날짜"}
+
+
+def absent_values(source: str | list[str], claim: str) -> list[AbsentValue]:
+    """Stated values whose kind the whole source never has: nothing there to restate or compute from.
+
+    무료 (an amount of 0) is left out: a source says "돈을 받지 않습니다" in words.
+    """
+    index = index_for(_lines(source))
+    kinds = {v.kind for line in index.lines for v in line.values}
+    out = []
+    for part, value in stated_values(claim):
+        if value.kind not in _ABSENT_KINDS or value.kind in kinds or SILENCE_RE.search(part.text):
+            continue
+        if value.kind == "money" and value.alts[0][0] == 0:
+            continue
+        out.append(AbsentValue(claim_text=part.text[value.span[0]:value.span[1]].strip(),
+                               kind=_ABSENT_KINDS[value.kind]))
+    return out
 
 
 def unrelated_lines(source: str | list[str], claim: str, cited: list[int]) -> list[int]:
@@ -127,3 +257,125 @@ def absent_words_shared(source: str | list[str], question: str, claim: str) -> b
     absent = [w for w in asked if max((index.match(w, line) for line in live), default=0.0) < 0.5]
     said = [w for part in analyse_claim(claim) for w in part.words]
     return any(word_similarity(a, b) >= 0.7 or word_similarity(b, a) >= 0.7 for a in absent for b in said)
+
+
+def silent_on(source: str | list[str], claim: str) -> list[str]:
+    """For a claim that the source is silent on something: the words it names, when no source line
+    names them all (so the claim is right); empty otherwise (a value in it, nothing named, or a line
+    that names it: "전기 자전거 요금" is not named by 전기 자전거 on one line and 요금 on another)."""
+    found = SILENCE_RE.search(normalise(claim))
+    if found is None:
+        return []
+    norm = normalise(claim)
+    rest = analyse(norm[:found.start()] + " " + norm[found.end():], claim=True)
+    named = [w for w in rest.words if not w.light]
+    if not named or rest.values:
+        return []
+    index = index_for(_lines(source))
+    live = [line for line in index.lines if line.segments]
+    if any(all(index.match(word, line) >= MATCHED_WORD for word in named) for line in live):
+        return []
+    return [word.stem for word in named]
+
+
+_SUBJECT_PARTICLES = ("은", "는", "이", "가", "도", "에는", "에서는")
+
+
+def absent_subjects(source: str | list[str], claim: str) -> list[str]:
+    """What the claim is about (a service or facility of ``AMENITIES`` with a subject or topic
+    particle: 주차장이, 카페는) that no source line names, when the source also accounts for
+    little of the claim (best line under half of it).
+
+    A claim about something the source never names cannot restate or compute it. Only such
+    nouns count: an ordinary noun (물건 for 분실물) may be a paraphrase. Not for a claim that
+    says the source is silent.
+    """
+    if SILENCE_RE.search(normalise(claim)):
+        return []
+    index = index_for(_lines(source))
+    live = [line for line in index.lines if line.segments]
+    parts = [part for part in analyse_claim(claim) if part.words or part.values]
+    if not parts or not live:
+        return []
+    if max(score(index, part, line) for part in parts for line in live) >= 0.5:
+        return []
+    out = []
+    for part in parts:
+        for word in part.words:
+            if word.stem not in AMENITIES and not any(word.stem.endswith(a) for a in AMENITIES if len(a) >= 2):
+                continue
+            if not any(word.surface == word.stem + p for p in _SUBJECT_PARTICLES):
+                continue
+            if max((index.match(word, line) for line in live), default=0.0) < 0.5:
+                out.append(word.stem)
+    return out
+
+
+def denied_line(source: str | list[str], claim: str, cited: list[int]) -> int | None:
+    """The cited line (or a clause of a line without cues) that says the same words and values as the
+    claim with the opposite negation ("야간 응급 진료도 가능합니다" against "야간 응급 진료는 하지
+    않습니다"): the claim contradicts it. Only a single negation on one side counts."""
+    return _line_matching(source, claim, cited, deny=True)
+
+
+def restated_line(source: str | list[str], claim: str, cited: list[int]) -> int | None:
+    """The cited line whose every content word and value the claim repeats, and no more: the same
+    statement with other endings, particles or word order ("…것으로 안내되어 있습니다" aside).
+
+    Negations and cues (예정, 승인되면) must agree too. One clause of a line may be restated
+    alone only where the line has no cue at all (a condition in another clause may govern it).
+    """
+    return _line_matching(source, claim, cited, deny=False)
+
+
+def _line_matching(source: str | list[str], claim: str, cited: list[int], *, deny: bool) -> int | None:
+    parts = [part for part in analyse_claim(claim) if part.words or part.values]
+    if not parts or any(part.overloaded for part in parts):
+        return None
+    claim_words = [w for part in parts for w in part.words if not w.light]
+    claim_values = [v for part in parts for v in part.values if v.kind not in ("num", "approx")]
+    claim_days = frozenset().union(*(part.days for part in parts))
+    claim_negators = sum(part.negators for part in parts) % 2
+    claim_cues = frozenset().union(*(part.cues for part in parts))
+    if len(claim_words) + len(claim_values) < 2:
+        return None
+    index = index_for(_lines(source))
+    by_number = {line.number: line for line in index.lines}
+    for number in cited:
+        line = by_number.get(number)
+        if line is None or not line.segments:
+            continue
+        candidates = [line.segments]
+        if not line.cues and len(line.segments) > 1:
+            candidates += [(segment,) for segment in line.segments]
+        for segments in candidates:
+            if deny:
+                line_negators = sum(seg.negators for seg in segments)
+                if claim_cues or any(seg.cues for seg in segments) or line_negators + sum(p.negators for p in parts) != 1:
+                    continue
+                if _same_statement(segments, claim_words, claim_values, claim_days, 1 - claim_negators, claim_cues):
+                    return number
+            elif _same_statement(segments, claim_words, claim_values, claim_days, claim_negators, claim_cues):
+                return number
+    return None
+
+
+def _same_statement(segments: tuple[Segment, ...], claim_words: list, claim_values: list[Value],
+                    claim_days: frozenset[int], claim_negators: int, claim_cues: frozenset[str]) -> bool:
+    line_words = [w for seg in segments for w in seg.words if not w.light]
+    line_values = [v for seg in segments for v in seg.values if v.kind not in ("num", "approx")]
+    if not all(any(word_similarity(w, o) >= 0.9 for o in line_words) for w in claim_words):
+        return False
+    if not all(any(word_similarity(o, w) >= 0.9 or word_similarity(w, o) >= 0.9 for w in claim_words)
+               for o in line_words):
+        return False
+    if frozenset().union(*(seg.days for seg in segments)) != claim_days:
+        return False
+    others = [v for v in line_values if v.kind != "weekday"]
+    mine = [v for v in claim_values if v.kind != "weekday"]
+    if len(others) != len(mine) or not all(any(o.kind == v.kind and compatible(v, o, strict=True) for o in others)
+                                           for v in mine):
+        return False
+    if claim_negators != sum(seg.negators for seg in segments) % 2:
+        return False
+    return claim_cues == frozenset().union(*(seg.cues for seg in segments))

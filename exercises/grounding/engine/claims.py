@@ -19,20 +19,28 @@ from .hangul import final_of
 from .lexicon import PROTECTED
 
 _FINAL_N = 4
-_BULLET = re.compile(r"(?:[-*–—]\s+|[•·▪◦‣●○■□►▶]\s*|\d{1,2}[.)]\s+|\(\d{1,2}\)\s*|[①-⑳]\s*)")
+_BULLET = re.compile(r"(?:>\s*)?(?:[-*–—]\s+|[•·▪◦‣●○■□►▶✅✔️☑️]\s*|\d{1,2}[.)]\s+|\(\d{1,2}\)\s*|[①-⑳]\s*)?")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _SENTENCE_END = re.compile(r"[.?!。…]+[\"'”’)\]」』]*(?=\s|$)")
 _TOKEN = re.compile(r"\S+")
 _LETTER = re.compile(r"[0-9A-Za-z가-힣]")
 _MIN_LETTERS = 3
-_NOT_CLAUSE_GO = ("라고", "다고", "냐고", "자고", "그리고", "가지고", "데리고", "모시고", "말고", "통하고")
+_NOT_CLAUSE_GO = ("라고", "다고", "냐고", "자고", "그리고", "가지고", "데리고", "모시고", "말고", "통하고",
+                  # "except" and "after": 주말 빼고, 포장 떼고, 수업이 끝나고 10분 뒤 (not a second claim)
+                  "빼고", "떼고", "끝나고", "제외하고", "비롯하고")
+# Nouns that end in 고 (냉장고, 창고, 광고 …), by their last two syllables: not the ending -고.
+_GO_NOUNS = ("장고", "동고", "창고", "광고", "금고", "차고", "재고", "서고", "입고", "출고", "잔고", "원고",
+             "공고", "예고", "경고", "신고", "보고", "참고", "최고", "사고", "수고", "선고", "보관고", "저장고")
 _AUXILIARY_AFTER_GO = ("있", "싶", "계시", "계십", "나서", "나면", "말", "보", "난")
-_CITATION_AFTER = re.compile(r"\s*\(\s*\d{1,3}(?:\s*(?:[,~-]|번|줄)\s*\d{0,3})*\s*(?:번\s*줄|줄)?\s*\)")
+_CITATION_AFTER = re.compile(r"\s*(?:\(\s*\d{1,3}(?:\s*(?:[,~-]|번|줄)\s*\d{0,3})*\s*(?:번\s*줄|줄)?\s*\)"
+                             r"|\[\s*\d{1,3}(?:\s*[,~-]\s*\d{1,3})*\s*\])")
 _CONJUNCTIONS = frozenset({"하지만", "그렇지만", "그런데", "그리고", "그러나", "그러며", "또한"})
 _NOT_JIMAN = ("까지만", "에게만", "한테만", "에서만")  # a particle followed by 만, not the ending -지만
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*:?\s*$|\[[^\]]+\]\s*$|[^.?!。]{1,40}:\s*$)")
 _QUESTION_LINE = re.compile(r"^\s*(?:Q\s*[.:)]|질문\s*[.:)]|문\s*[.:)])", re.IGNORECASE)
 _GREETING = re.compile(
-    r"^\s*(?:안녕하세요|반갑습니다|감사합니다|고맙습니다|좋은 질문|도움이 되(?:셨|었)|도움이 필요|더 궁금|궁금한 점|"
+    r"^\s*(?:(?:혹시|또|더|추가로|그\s*밖에|그\s*외에)\s*)*(?:궁금하신|궁금한\s*(?:게|것이|사항이|점이)|문의\s*사항이)[^\n]*(?:주세요|바랍니다|물어보세요|하세요)[.!]?\s*$"
+    r"|^\s*(?:안녕하세요|반갑습니다|감사합니다|고맙습니다|좋은 질문|도움이 되(?:셨|었)|도움이 필요|더 궁금|궁금한 점|"
     r"추가로 궁금|문의 주셔서|질문 주셔서|다음과 같이 정리|아래와 같이 정리|정리해 드리겠|답변드리겠|알려 드리겠|"
     r"말씀드리겠)[^\n]*$")
 _SIGNPOST = re.compile(r"(?:정리해|알려|안내해|설명해|말씀|답변)\s*드리겠습니다[.!]?$|되(?:셨|었)(?:길|으면)\s*(?:바랍니다|좋겠습니다)[.!]?$")
@@ -54,7 +62,7 @@ def _links(word: str, following: str) -> bool:
     if word.endswith("데") and (word.endswith(("는데", "은데", "인데")) or final_of(word[-2]) == _FINAL_N):
         return True
     if word.endswith("고"):
-        if word in PROTECTED or word.endswith(_NOT_CLAUSE_GO):
+        if word in PROTECTED or word.endswith(_NOT_CLAUSE_GO) or word.endswith(_GO_NOUNS):
             return False
         return not following.startswith(_AUXILIARY_AFTER_GO)
     return False
@@ -102,6 +110,21 @@ def not_a_claim(sentence: str) -> bool:
     return bool(stripped.endswith(("?", "？")) or _GREETING.match(stripped) or _SIGNPOST.search(stripped))
 
 
+# Advice to the reader rather than a statement about the source: "방문 전에 전화로 확인해 보시길 권합니다".
+_ADVICE = re.compile(
+    r"(?:권(?:합니다|해요|해\s*드립니다|해\s*드려요|장합니다)|추천(?:합니다|해요|드립니다|드려요|해\s*드립니다)"
+    r"|(?:게|것이|편이|시면|하면)\s*(?:더\s*)?(?:좋|안전하|확실하|편하)(?:습니다|아요|겠습니다|겠어요|ㄹ\s*거예요|을\s*(?:것|거)\s*같(?:습니다|아요))"
+    r"|(?:하시|보시|가시|챙기시|준비하시|확인하시|문의하시|연락하시|참고하시)(?:기\s*바랍니다|길\s*바랍니다|는\s*(?:게|것이)\s*(?:좋|안전|확실))"
+    r"|(?:확인|문의|연락|참고|준비)해\s*보(?:세요|시기\s*바랍니다|시길\s*바랍니다)"
+    r"|(?:잊지|놓치지)\s*마(?:세요|십시오)|(?:유의|주의)하(?:세요|십시오))"
+    r"[^가-힣]*$")
+
+
+def is_advice(sentence: str) -> bool:
+    """Advice or a suggestion to the reader (…권합니다, …하시는 게 좋습니다, 확인해 보세요)."""
+    return _ADVICE.search(sentence.strip()) is not None
+
+
 def sentence_spans(text: str, *, claims_only: bool = False) -> list[tuple[int, int]]:
     """Sentences of ``text``: split at line breaks and sentence ends, bullets removed.
 
@@ -112,8 +135,9 @@ def sentence_spans(text: str, *, claims_only: bool = False) -> list[tuple[int, i
     for line in text.split("\n"):
         line_end = line_start + len(line)
         begin = line_start
-        if claims_only and (_HEADING.match(line) or _QUESTION_LINE.match(line)):
-            line_start = line_end + 1
+        following = text[line_end + 1:].split("\n", 1)[0]
+        if claims_only and (_HEADING.match(line) or _QUESTION_LINE.match(line) or _TABLE_RULE.match(following)):
+            line_start = line_end + 1  # a heading, a question, or a table's header row
             continue
         while begin < line_end and text[begin].isspace():
             begin += 1
@@ -121,8 +145,16 @@ def sentence_spans(text: str, *, claims_only: bool = False) -> list[tuple[int, i
         if bullet:
             begin = bullet.end()
         for end_mark in _SENTENCE_END.finditer(text, begin, line_end):
-            spans.append((begin, end_mark.end()))
-            begin = end_mark.end()
+            if end_mark.start() < begin:
+                continue  # inside a citation already kept with the sentence before
+            end = end_mark.end()
+            citation = _CITATION_AFTER.match(text, end, line_end)  # "…입니다. (2)": the model's citation stays
+            if citation:
+                end = citation.end()
+                trailing = re.match(r"[.?!。]", text[end:line_end])
+                end += 1 if trailing else 0
+            spans.append((begin, end))
+            begin = end
         spans.append((begin, line_end))
         line_start = line_end + 1
     out = []
@@ -136,6 +168,34 @@ def sentence_spans(text: str, *, claims_only: bool = False) -> list[tuple[int, i
 def claim_spans(text: str) -> list[tuple[int, int]]:
     return [piece for start, end in sentence_spans(text, claims_only=True)
             for piece in clause_spans(text, start, end)]
+
+
+_EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<!\*)\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?!\*)|`([^`\n]+)`")
+_EDGE_MARKS = "*_`"
+
+
+def strip_markdown(text: str) -> str:
+    """A claim's text without Markdown emphasis: "**토요일**은 *18시*까지" -> "토요일은 18시까지"."""
+    previous = None
+    while previous != text:
+        previous = text
+        text = _EMPHASIS.sub(lambda m: m.group(2) or m.group(3) or m.group(4) or "", text)
+    return text
+
+
+def claim_pieces(text: str) -> list[tuple[int, int, str]]:
+    """Claims as (start, end, text): the span in ``text`` (emphasis marks at its edges left out) and
+    the claim's text with Markdown emphasis removed."""
+    out = []
+    for start, end in claim_spans(text):
+        while start < end and text[start] in _EDGE_MARKS and not text[start:end].strip(_EDGE_MARKS).startswith(" "):
+            if strip_markdown(text[start:end]) != text[start:end]:
+                break  # a pair opens here ("**토요일**은"): keep the span, clean the text
+            start += 1
+        cleaned = strip_markdown(text[start:end]).strip()
+        if cleaned:
+            out.append((start, end, cleaned))
+    return out
 
 
 def segments(text: str) -> list[str]:

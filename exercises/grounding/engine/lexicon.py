@@ -231,3 +231,14 @@ CHANGE_STEMS: tuple[str, ...] = (
     "지연", "품절", "폐강", "축소", "단축", "변동", "늦", "달라", "바뀌", "바뀔", "늘어", "줄어",
     "생기", "생길", "없어", "매진", "조기",
 )
+
+# What chat models most often invent about a place (a car park, Wi-Fi, a café): a claim whose
+# subject is one of these, where the source never names it, is about something the source
+# does not cover. Kept to such services and facilities: an ordinary noun may be a paraphrase.
+AMENITIES: frozenset[str] = frozenset({
+    "주차", "주차장", "주차권", "주차비", "주차요금", "발레", "와이파이", "무선인터넷", "인터넷", "카페", "매점", "식당",
+    "편의점", "자판기", "샤워실", "샤워", "탈의실", "화장실", "수유실", "엘리베이터", "승강기", "셔틀", "셔틀버스",
+    "보험", "자격증", "미용실", "키즈존", "놀이방", "흡연", "흡연실", "쿠폰", "포인트", "적립", "멤버십", "회원카드",
+    "할인카드", "기념품", "굿즈", "택배", "배달", "포장", "충전", "충전기", "콘센트", "사물함", "락커", "보관함",
+    "우산", "담요", "간식", "음료", "커피", "생수", "무료음료", "통역", "수화", "점자", "휠체어", "유모차",
+})

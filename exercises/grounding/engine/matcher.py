@@ -30,6 +30,7 @@ from .analysis import (
     analyse,
     analyse_claim,
     analyse_line,
+    cue_phrase,
 )
 from .hangul import Word, normalise, word_similarity
 from .lexicon import ANTONYMS
@@ -73,6 +74,7 @@ class Line:
 class Verdict:
     hint: str
     support: tuple[int, ...]
+    cue: str = ""  # for 보류: the source's words that make it conditional or pending
 
 
 class SourceIndex:
@@ -469,7 +471,8 @@ def judge(index: SourceIndex, part: Segment) -> tuple[Verdict, dict[int, float]]
     unhedged = any(not (part.cues & ACCEPTS[cue]) for cue in source_cues)
     other_condition = CONDITION in source_cues and not _same_condition(part, stated)
     if (unhedged or other_condition) and coverage >= HOLD_COVER and not absent:
-        return Verdict(HOLD, tuple(support)), scores
+        phrase = next((cue_phrase(seg.text, seg.cues) for seg in stated if seg.cues), "")
+        return Verdict(HOLD, tuple(support), phrase), scores
     if absent and coverage >= COVER_YES and CONDITION not in part.cues:
         # On topic, with a figure the source lacks. Not when the claim itself supposes it
         # ("두 시간 타면 4,000원"): a supposed figure is the claim's, not the source's.
@@ -555,31 +558,32 @@ def _silence(index: SourceIndex, claim: str) -> str | None:
     return None
 
 
-def suggest_one(index: SourceIndex, claim: str) -> tuple[str, list[tuple[int, float]]]:
-    """The hint and the ranked (line, score) pairs for one claim."""
+def suggest_one(index: SourceIndex, claim: str) -> tuple[str, list[tuple[int, float]], str]:
+    """The hint, the ranked (line, score) pairs, and for 보류 the cue that triggered it, for one claim."""
     if _silence(index, claim) == GROUNDED:
-        return GROUNDED, []
+        return GROUNDED, [], ""
     parts = analyse_claim(claim)
     if not parts or not any(p.words or p.values for p in parts):
-        return UNSURE, []
+        return UNSURE, [], ""
     content = sum(len(p.words) + len(p.values) for p in parts)
     terse = content < MIN_CONTENT  # "네, 열려 있습니다": its subject is in the question, not in the claim
     overloaded = len(parts) > MAX_CLAUSES
     parts = parts[:MAX_CLAUSES]  # a claim of more clauses is a list: ranked on its first ones, not judged
     whole = _merge(parts) if len(parts) > 1 else parts[0]
     final: dict[int, float] = {line.number: score(index, whole, line) for line in index.lines if line.segments}
-    hint = GROUNDED
+    hint, cue = GROUNDED, ""
     for part in parts:
         if not part.words and not part.values:
             continue
         verdict, scores = judge(index, part)
         if _SEVERITY[verdict.hint] > _SEVERITY[hint]:
-            hint = verdict.hint
+            hint, cue = verdict.hint, verdict.cue
         if len(parts) > 1:
             for number, value in scores.items():
                 final[number] = max(final.get(number, 0.0), 0.95 * value)
     ranked = sorted(((n, round(s, 3)) for n, s in final.items() if s >= 0.05), key=lambda item: (-item[1], item[0]))
-    return (UNSURE if overloaded or terse else hint), ranked[:5]
+    final_hint = UNSURE if overloaded or terse else hint
+    return final_hint, ranked[:5], cue if final_hint == HOLD else ""
 
 
 def _merge(parts: tuple[Segment, ...]) -> Segment:
@@ -591,3 +595,43 @@ def _merge(parts: tuple[Segment, ...]) -> Segment:
         negators=sum(p.negators for p in parts), values=tuple(v for p in parts for v in p.values),
         days=frozenset().union(*(p.days for p in parts)), cues=first.cues,
     )
+
+
+_NOUN_PARTICLES = ("은", "는", "이", "가", "을", "를", "에", "에서", "으로", "로", "도", "만", "의", "와", "과", "에는", "까지",
+                   "부터", "이나", "나", "에게", "께")
+
+
+_VERB_ENDS = ("길", "실", "시", "요", "다", "고", "며", "면", "게", "서", "니")
+
+
+def not_found(index: SourceIndex, claim: str) -> list[str]:
+    """The claim's words and values that no source line has (as the claim writes them), in order.
+
+    A word counts as found when some line has it or a synonym (similarity 0.5 and up); a value
+    when some line has an agreeing value of its kind. Generic words (가격, 시간) and what the
+    claim says about the answer itself (안내문에 따르면) are not listed.
+    """
+    live = [line for line in index.lines if line.segments]
+    out: list[str] = []
+    for part in analyse_claim(claim):
+        items: list[tuple[int, str]] = []
+        for word, position in zip(part.words, part.positions):
+            if word.light or len(word.stem) < 2 and not word.concepts:
+                continue
+            if word.surface != word.stem and not word.surface.endswith(_NOUN_PARTICLES) \
+                    or word.stem.endswith(_VERB_ENDS):
+                continue  # a verb or an ending (보시길, 가능합니다): the nouns and values say what is missing
+            if max((index.match(word, line) for line in live), default=0.0) < 0.5:
+                items.append((position, word.stem))
+        for value in part.values:
+            if value.kind in ("num", "approx"):
+                continue
+            if not any(_value_match(value, line, part.days) >= 1.0 for line in live):
+                if value.role == "range" and all(any(_value_match(end, line) >= 1.0 for line in live)
+                                                 for end in endpoints(value)):
+                    continue
+                items.append((value.span[0], part.text[value.span[0]:value.span[1]].strip()))
+        for _, text in sorted(items):
+            if text and text not in out:
+                out.append(text)
+    return out

@@ -214,7 +214,7 @@ _DUR_WORD = re.compile(r"(?<![가-힣])(" + "|".join(sorted(_DUR_WORDS, key=len,
 _PER = re.compile(r"\s*(?:에|마다|당)(?![가-힣])")
 _DAY_UNITS = {"일": 1.0, "주": 7.0, "주일": 7.0, "개월": 30.0, "달": 30.0, "년": 365.0}
 _COUNT = re.compile(r"(?<![\d,.])(\d+(?:\.\d+)?)\s*(명|인|권|개|회|번|층|세|살|대|석|잔|장|곳|호|편|마리|차례|%|"
-                    r"퍼센트|cm|mm|km|kg|m|g|배|가지|쪽)(?![a-z])")
+                    r"퍼센트|cm|mm|km|kg|m|g|배|가지|쪽|박)(?![a-z])")
 _COUNT_NATIVE = re.compile(rf"(?<![가-힣])({_NATIVE_RE})\s*(명|권|개|번|잔|장|곳|대|마리|차례|살|가지|사람|분|군데)")
 _BARE_NUMBER = re.compile(r"(?<![\d,.])\d+(?:[.,]\d+)*")
 _SINO_DIGIT = "일이삼사오육칠팔구"

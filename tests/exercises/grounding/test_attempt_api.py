@@ -40,6 +40,9 @@ def test_start_mark_submit_and_read_feedback(learner: User, bookshop: Exercise) 
     feedback = client.get(f"/api/grounding/attempts/{attempt_id}/feedback").json()
     first, second = feedback["claims"]
     assert first["verdict"] == "right" and first["checks"][0]["name"] == "values"
+    assert first["check"] == "values" and "원문과 어긋남" in first["basis"] and first["key_version"] is None
+    # No check speaks, so the claim waits in an answer group for its instructor (the people side of the feedback).
+    assert second["check"] == "" and second["basis"] == "강사 확인 대기" and second["key_version"] is None
     assert second["verdict"] == "unchecked" and second["checks"] == [] and second["compare"] == [[8, "독서 모임 참가비는 무료입니다."]]
     assert "compare" in second and second["explanation"] == ""
     again = client.post(f"/api/grounding/attempts/{attempt_id}/marks", {"marks": [{"claim": hours["id"], "judgement": "grounded"}]},

@@ -65,8 +65,8 @@ def test_a_fragment_of_a_line_is_not_verbatim() -> None:
 
 def test_without_a_backing_check_the_feedback_says_unchecked_and_shows_the_source() -> None:
     """No check applies: 확인 안 됨, with the question's lines and explanation beside the judgement."""
-    item = feedback("문을 닫기까지 한 시간쯤 여유가 있습니다.", "grounded", [], question=VISIT)
-    assert item["verdict"] == "unchecked"
+    item = feedback("문을 닫기까지 한 시간쯤 여유가 있습니다.", "grounded", [2], question=VISIT)
+    assert item["verdict"] == "unchecked" and item["check"] == "" and item["basis"] == ""
     assert [n for n, _ in item["compare"]] == [2, 3] and item["explanation"] == "2번 줄."
 
 
@@ -75,7 +75,7 @@ def test_an_answer_to_a_question_the_source_cannot_answer_is_not_grounded() -> N
     assert feedback("주차는 무료입니다.", "grounded", [], question=PARKING)["verdict"] == "review"
     assert feedback("주차는 무료입니다.", "no_data", [], question=PARKING)["verdict"] == "right"
     silent = feedback("안내문에는 주차에 관한 내용이 없습니다.", "grounded", [], question=PARKING)
-    assert silent["verdict"] == "right" and silent["checks"][0]["name"] == "question_silent"
+    assert silent["verdict"] == "right" and silent["check"] in ("silence", "question_silent")
     assert feedback("안내문에는 주차에 관한 내용이 없습니다.", "no_data", [], question=PARKING)["verdict"] == "unchecked"
     named = feedback("주차 요금은 안내문에 없습니다.", "grounded", [], question=PARKING)
     assert named["verdict"] == "right", "naming the source that holds nothing of it says the source is silent"

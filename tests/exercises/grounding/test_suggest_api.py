@@ -24,12 +24,23 @@ def test_contract_shape(learner: User) -> None:
     results = response.json()["results"]
     assert [r["claim"] for r in results] == ["토요일 오후 5시에 열어요.", "주차는 무료예요."]
     for result in results:
-        assert set(result) == {"claim", "lines", "hint"} and result["hint"] in {"근거", "자료없음", "보류", "모름"}
+        assert set(result) == {"claim", "lines", "hint", "cue", "not_found"}
+        assert result["hint"] in {"근거", "보류", "주장 아님", "모름"}
         assert len(result["lines"]) <= 5
         scores = [line["score"] for line in result["lines"]]
         assert scores == sorted(scores, reverse=True)
         assert all(1 <= line["line"] <= 3 and isinstance(line["line"], int) for line in result["lines"])
     assert results[0]["lines"][0]["line"] == 2
+    assert "주차" in results[1]["not_found"] and results[1]["hint"] != "자료없음"
+
+
+@pytest.mark.django_db
+def test_hints_never_say_no_data_and_set_aside_greetings_and_advice(learner: User) -> None:
+    """An invented claim gets 모름 with what was not found; a sign-off and advice get 주장 아님."""
+    claims = ["주차 요금은 3,000원입니다.", "도움이 되셨길 바랍니다.", "방문 전에 전화로 확인해 보시길 권합니다."]
+    results = post(signed_in(learner), {"source": SOURCE, "claims": claims}).json()["results"]
+    assert results[0]["hint"] == "모름" and "3,000원" in results[0]["not_found"]
+    assert [r["hint"] for r in results[1:]] == ["주장 아님", "주장 아님"]
 
 
 @pytest.mark.django_db

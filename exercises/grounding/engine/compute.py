@@ -1,0 +1,299 @@
+"""Reproducing a claim's computed values from source lines: sums, products, rates, time shifts.
+
+A chat model rarely copies a figure; it adds (4만 + 1만 = 5만), multiplies (2박 = 10만,
+시간당 7,500원 × 2시간), applies a rate (평일 5,000원의 1.5배) or shifts a time (19시 -
+30분 = 18시 30분). Such a value is neither restated nor contradicted: it is right when
+the arithmetic from the cited lines gives it. ``computation`` tries the few operations a
+notice invites and says which, with the lines it used; it never guesses a figure.
+
+Operands are the values of the given lines (amounts, clock times, durations, rates 배 and
+%) and the claim's own counts and durations (두 시간, 3명, 2박): the claim may suppose
+how many, not how much.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+from .analysis import analyse_claim
+from .hangul import normalise
+from .matcher import Line, index_for
+from .values import Value
+
+_EPS = 1e-6
+_MAX_TERMS = 3
+
+
+@dataclass(frozen=True)
+class Computation:
+    """How the claim's values follow from the lines: the formulas shown, and the lines they use."""
+
+    formulas: tuple[str, ...]
+    lines: tuple[int, ...]
+
+    @property
+    def text(self) -> str:
+        return ", ".join(self.formulas)
+
+
+@dataclass(frozen=True)
+class _Known:
+    amount: float
+    label: str
+    lines: frozenset[int]
+    rate: bool = False  # a rate of the lines (1.5배, 10%) was applied
+
+
+def _money(amount: float) -> str:
+    return f"{amount:,.0f}원" if abs(amount - round(amount)) < _EPS else f"{amount:,.1f}원"
+
+
+def _clock(hours: float) -> str:
+    hours %= 24
+    whole = int(hours + _EPS)
+    minutes = round((hours - whole) * 60)
+    return f"{whole}시" + (f" {minutes}분" if minutes else "")
+
+
+def _duration(minutes: float) -> str:
+    hours, rest = divmod(round(minutes), 60)
+    if hours >= 24 and hours % 24 == 0 and not rest:
+        return f"{hours // 24}일"
+    parts = ([f"{hours}시간"] if hours else []) + ([f"{rest}분"] if rest else [])
+    return " ".join(parts) or "0분"
+
+
+def _number(amount: float) -> str:
+    return f"{amount:g}"
+
+
+def _lines(source: str | list[str]) -> tuple[str, ...]:
+    return tuple(source.split("\n")) if isinstance(source, str) else tuple(str(line) for line in source)
+
+
+def _line_values(line: Line) -> list[Value]:
+    return list(line.values)
+
+
+def _claim_values(claim: str) -> list[tuple[Value, bool]] | None:
+    """The claim's values, each with whether its clause is plain (not negated); None when none is certain."""
+    out = []
+    for part in analyse_claim(claim):
+        for value in part.values:
+            if value.kind in ("weekday", "num", "approx") or value.role == "within":
+                continue
+            out.append((value, part.negators == 0))
+    return out or None
+
+
+def _multipliers(claim_values: list[Value]) -> list[tuple[float, str]]:
+    """The claim's own counts and durations, as factors: 두 시간 (2, in hours), 3명, 2박, 3일."""
+    out: list[tuple[float, str]] = []
+    for value in claim_values:
+        amount = value.alts[0][0]
+        if value.kind == "dur":
+            if amount % 1440 == 0:
+                out.append((amount / 1440, _duration(amount)))
+            if amount % 60 == 0 or amount % 30 == 0:
+                out.append((amount / 60, _duration(amount)))
+        elif value.kind.startswith("count:") and "@" not in value.kind and value.kind not in ("count:배", "count:%"):
+            out.append((amount, _number(amount) + value.kind.split(":", 1)[1]))
+    return [(factor, label) for factor, label in out if 1 < factor <= 31]
+
+
+def _explain_money(target: float, known: list[_Known], factors: list[tuple[float, str]],
+                   rates: list[tuple[float, str, frozenset[int]]], *, compare: bool = False) -> _Known | None:
+    """``target`` as one known amount, or a sum, product, rate or (with ``compare``) difference of them."""
+    for item in known:
+        if abs(item.amount - target) < _EPS:
+            return item
+    if compare:
+        for first, second in itertools.permutations(known, 2):
+            if first.amount > second.amount and abs(first.amount - second.amount - target) < _EPS:
+                return _Known(target, f"{_money(first.amount)} − {_money(second.amount)} = {_money(target)}",
+                              first.lines | second.lines)
+    for item in known:
+        for (one, one_name), (two, two_name) in itertools.combinations(factors, 2):
+            if abs(item.amount * one * two - target) < _EPS:
+                return _Known(target, f"{_money(item.amount)} × {one_name} × {two_name} = {_money(target)}", item.lines)
+    for size in range(2, _MAX_TERMS + 1):
+        for combo in itertools.combinations(known, size):
+            total = sum(item.amount for item in combo)
+            label = " + ".join(_money(item.amount) for item in combo)
+            used = frozenset().union(*(item.lines for item in combo))
+            if abs(total - target) < _EPS:
+                return _Known(target, f"{label} = {_money(target)}", used)
+            for factor, name in factors:
+                if abs(total * factor - target) < _EPS:
+                    return _Known(target, f"({label}) × {name} = {_money(target)}", used)
+    for item in known:
+        for factor, name in factors:
+            if abs(item.amount * factor - target) < _EPS:
+                return _Known(target, f"{_money(item.amount)} × {name} = {_money(target)}", item.lines)
+        for rate, name, lines in rates:
+            if abs(item.amount * rate - target) < _EPS:
+                return _Known(target, f"{_money(item.amount)} × {name} = {_money(target)}", item.lines | lines,
+                              rate=True)
+    return None
+
+
+def _anchor(text: str) -> int | None:
+    """Which end of a time range a shift is counted from: 0 the start (시작 10분 전), 1 the end
+    (마감 30분 전), None when the line does not say."""
+    if _START_WORDS.search(text):
+        return 0
+    if _END_WORDS.search(text):
+        return 1
+    return None
+
+
+def _explain_time(target: Value, times: list[tuple[Value, int]],
+                  shifts: list[tuple[float, int, int | None, frozenset[int]]]) -> _Known | None:
+    """A clock time as a source time shifted by a duration the lines say is before or after the
+    start or the end ("폐관 30분 전": the end − 30분; "시작 10분 전": the start − 10분)."""
+    wanted = [alt[0] for alt in target.alts]
+    for source, number in times:
+        for minutes, sign, anchor, lines in shifts:
+            if anchor is None:
+                continue
+            points = [alt[anchor] for alt in source.alts]
+            symbol = "−" if sign < 0 else "+"
+            for point in points:
+                if True:
+                    shifted = point + sign * minutes / 60
+                    if any(abs(shifted - w) < _EPS for w in wanted):
+                        return _Known(shifted, f"{_clock(point)} {symbol} {_duration(minutes)} = {_clock(shifted)}",
+                                      lines | {number})
+    return None
+
+
+def _explain_duration(target: Value, times: list[tuple[Value, int]],
+                      durations: list[tuple[float, frozenset[int]]]) -> _Known | None:
+    """A duration as the length of a source time range (16시~17시 = 1시간) or a sum of two (14일 + 7일)."""
+    wanted = target.alts[0][0]
+    for (one, one_lines), (two, two_lines) in itertools.combinations([d for d in durations if d[1]], 2):
+        if abs(one + two - wanted) < _EPS:
+            return _Known(wanted, f"{_duration(one)} + {_duration(two)} = {_duration(wanted)}", one_lines | two_lines)
+    for source, number in times:
+        if source.role != "range":
+            continue
+        for start, end in source.alts:
+            if abs((end - start) * 60 - wanted) < _EPS:
+                return _Known(wanted, f"{_clock(start)}~{_clock(end)} = {_duration(wanted)}", frozenset({number}))
+    return None
+
+
+_START_WORDS = re.compile(r"시작|개관|개장|개점|출발|입실|오픈|열기")
+_END_WORDS = re.compile(r"마감|종료|폐관|폐장|폐점|끝|닫|퇴실|도착")
+_BEFORE = re.compile(r"\s*(?:전|이전|앞)")
+_AFTER = re.compile(r"\s*(?:후|뒤|이후|지나)")
+_COMPARE = re.compile(r"보다|차이|비싸|싸[요다고]|저렴")
+_PER_WEEK = re.compile(r"(?<![가-힣])(?:주|매주|일주일에|한\s*주에|1주일에|1주에)(?![가-힣])")
+_DAY_NAMES = "월화수목금토일"
+
+
+def _weekly_count(claim: str, values: list[Value], given: list[Line]) -> tuple[str, frozenset[int]] | None:
+    """"주 2회" or "일주일에 세 번" as the number of weekdays one line names (화·목 = 주 2회)."""
+    counts = [v for v in values if v.kind in ("count:번@week", "count:번")]
+    if len(counts) != 1 or (counts[0].kind == "count:번" and not _PER_WEEK.search(claim)):
+        return None
+    named = [(line.number, seg.days) for line in given for seg in line.segments
+             if seg.days and not any(day > 6 for day in seg.days)]
+    sets = {days for _, days in named}
+    if len(sets) != 1:
+        return None
+    days = next(iter(sets))
+    if abs(len(days) - counts[0].alts[0][0]) > _EPS:
+        return None
+    names = "·".join(_DAY_NAMES[day] for day in sorted(days))
+    return f"{names} = 주 {len(days)}회", frozenset(number for number, _ in named)
+
+
+def computation(source: str | list[str], claim: str, lines: list[int]) -> Computation | None:
+    """How every amount, time and duration the claim states follows from ``lines``, if one at least is computed.
+
+    None when a value cannot be reproduced, when all are merely copied (that is restating,
+    not computing), or when a clause with a value is negated.
+    """
+    index = index_for(_lines(source))
+    wanted = set(lines)
+    given = [line for line in index.lines if line.number in wanted and line.segments]
+    claimed = _claim_values(normalise(claim))
+    if not given or claimed is None or not all(plain for _, plain in claimed):
+        return None
+    values = [value for value, _ in claimed]
+    known = [_Known(v.alts[0][0], _money(v.alts[0][0]), frozenset({line.number}))
+             for line in given for v in _line_values(line) if v.kind == "money" and v.role in ("point", "max", "min")]
+    rates = []
+    for line in given:
+        for v in _line_values(line):
+            if v.kind == "count:배":
+                rates.append((v.alts[0][0], f"{_number(v.alts[0][0])}배", frozenset({line.number})))
+            elif v.kind == "count:%":
+                share = v.alts[0][0] / 100
+                rates.append((1 - share, f"(1 − {_number(v.alts[0][0])}%)", frozenset({line.number})))
+                rates.append((1 + share, f"(1 + {_number(v.alts[0][0])}%)", frozenset({line.number})))
+    times = [(v, line.number) for line in given for v in _line_values(line) if v.kind == "time"]
+    durations = [(v.alts[0][0], frozenset({line.number})) for line in given for v in _line_values(line)
+                 if v.kind == "dur"]
+    shifts = [(v.alts[0][0], -1 if _BEFORE.match(seg.text, v.span[1]) else 1, _anchor(seg.text), frozenset({line.number}))
+              for line in given for seg in line.segments for v in seg.values
+              if v.kind == "dur" and (_BEFORE.match(seg.text, v.span[1]) or _AFTER.match(seg.text, v.span[1]))]
+    durations += [(v.alts[0][0], frozenset()) for v in values if v.kind == "dur"]
+    factors = _multipliers(values)
+    formulas: list[str] = []
+    used: set[int] = set()
+    computed = rate_used = False
+    compare = _COMPARE.search(normalise(claim)) is not None
+    weekly = _weekly_count(normalise(claim), values, given)
+    if weekly is not None:
+        formulas.append(weekly[0])
+        used |= weekly[1]
+        computed = True
+    pending = [v for v in values if v.kind in ("money", "time", "dur")]
+    if not pending:
+        return Computation(formulas=tuple(formulas), lines=tuple(sorted(used))) if weekly else None
+    for _ in range(len(pending) + 1):  # a value explained can be the operand of the next (7,500원 × 2)
+        progress = False
+        for value in list(pending):
+            found: _Known | None = None
+            if value.kind == "money" and value.role in ("point", "max", "min"):
+                found = _explain_money(value.alts[0][0], known, factors, rates, compare=compare)
+            elif value.kind == "time":
+                direct = [n for v, n in times if any(abs(a[0] - b[0]) < _EPS and abs(a[1] - b[1]) < _EPS
+                                                      for a in v.alts for b in value.alts)]
+                if direct:
+                    found = _Known(value.alts[0][0], "", frozenset({direct[0]}))
+                else:
+                    found = _explain_time(value, times, shifts)
+            elif value.kind == "dur":
+                direct_lines = [lines_ for amount, lines_ in durations if lines_ and abs(amount - value.alts[0][0]) < _EPS]
+                if direct_lines:
+                    found = _Known(value.alts[0][0], "", direct_lines[0])
+                elif value in [v for v in values if v.kind == "dur"] and factors and any(v.kind == "money" for v in pending):
+                    found = _Known(value.alts[0][0], "", frozenset())  # a supposed duration (두 시간이면)
+                else:
+                    found = _explain_duration(value, times, durations)
+            if found is None:
+                continue
+            pending.remove(value)
+            progress = True
+            used |= found.lines
+            rate_used = rate_used or found.rate
+            if "=" in found.label:
+                computed = True
+                formulas.append(found.label)
+                if value.kind == "money":
+                    known.append(_Known(value.alts[0][0], _money(value.alts[0][0]), found.lines))
+        if not pending or not progress:
+            break
+    if pending or not computed:
+        return None
+    if rates and not rate_used:
+        return None  # a rule of the lines (주말은 1.5배) the computation left out may be the one that applies
+    if any(v.kind == "money" for v in values) and any(
+            other.kind in ("count:배", "count:%") for line in given for other in _line_values(line)) and not rate_used:
+        return None
+    return Computation(formulas=tuple(formulas), lines=tuple(sorted(used)))

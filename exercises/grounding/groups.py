@@ -1,0 +1,161 @@
+"""Keys pinned to a fixture version, and answer groups: what the people who teach add to the checks.
+
+- A key (a question's, a variant's override, a sample claim's) is pinned to the fixture
+  version it was written for. On another version whose change reaches a line the key rests
+  on, the key backs no verdict (``stale_key``) until an author or instructor confirms it.
+- A submitted claim no check could judge joins an answer group: claims of the same exercise
+  and fixture version whose normalised text (and so its values) is the same. An instructor
+  judges the group once and the judgement is a claim key for every claim in it (``group_key``).
+
+Pure functions over rows already read; the writes live in ``services``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from typing import Any
+
+from lessons.fixture_changes import changed_numbers
+from lessons.fixture_refs import lines_referred
+from lessons.models import FixtureVersion
+
+from .models import JUDGEMENT_FOR, ClaimGroup, GroupJudgement
+
+STALE_BASIS = "확인 안 됨 — 자료가 바뀌어 답안 키를 다시 확인하는 중"
+AWAITING_BASIS = "강사 확인 대기"
+GROUP_BASIS = "강사 판정"
+
+_CITATION = re.compile(r"\(\s*\d{1,3}(?:\s*[,~–-]\s*\d{1,3})*\s*(?:번\s*줄)?\s*\)")
+_MARKER = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)]|[가-하][.)])\s+")
+_EMPHASIS = re.compile(r"[*_`~]+")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_NOT_WORD = re.compile(r"[^\w]+")
+
+
+def normalise_claim(text: str) -> str:
+    """The text claims are grouped by: no list marker, citation, emphasis, punctuation or spacing."""
+    text = unicodedata.normalize("NFKC", text)
+    text = _MARKER.sub("", text)
+    text = _CITATION.sub(" ", text)
+    text = _EMPHASIS.sub("", text)
+    text = _NOT_WORD.sub(" ", text.replace(",", "")).lower()
+    return " ".join(text.split())
+
+
+def claim_values(text: str) -> list[str]:
+    """The numbers a claim states, in order (money and times written with commas read the same)."""
+    return [n.replace(",", "") for n in _NUMBER.findall(_CITATION.sub(" ", unicodedata.normalize("NFKC", text)))]
+
+
+def signature(text: str) -> str:
+    normal = normalise_claim(text)
+    return hashlib.sha256(f"{normal}\x1f{' '.join(claim_values(text))}".encode()).hexdigest()
+
+
+def key_lines(key: dict[str, Any], slug: str) -> set[int]:
+    """Every line a key rests on: its lines, evidence and required lines, and those its explanation quotes."""
+    lines = {int(n) for name in ("lines", "evidence", "required", "key_lines") for n in key.get(name) or []}
+    quoted = lines_referred(str(key.get("explanation") or ""), slug, own=True)
+    return lines | (quoted or set())
+
+
+class Pins:
+    """Decides, for one fixture version in use, whether a key pinned to another version still holds.
+
+    A key holds when it is pinned to this version, when it has no pin (written before pins), or when
+    the change between its version and this one reaches none of the lines it rests on. A key that
+    quotes the whole fixture rests on every line.
+    """
+
+    def __init__(self, version: FixtureVersion) -> None:
+        self.version = version
+        self._changed: dict[int, set[int] | None] = {}
+
+    def changed_since(self, number: int) -> set[int] | None:
+        """Line numbers the change from version ``number`` to this one reaches; None if that version is gone."""
+        if number not in self._changed:
+            old = FixtureVersion.objects.filter(fixture_id=self.version.fixture_id, number=number).first()
+            self._changed[number] = None if old is None else changed_numbers(old.text, self.version.text)
+        return self._changed[number]
+
+    def stale(self, key: dict[str, Any] | None) -> bool:
+        if key is None:
+            return False
+        pinned = key.get("fixture_version")
+        if pinned is None or int(pinned) == self.version.number:
+            return False
+        changed = self.changed_since(int(pinned))
+        if changed is None:
+            return True
+        slug = self.version.fixture.slug
+        if lines_referred(str(key.get("explanation") or ""), slug, own=True) is None:
+            return bool(changed)
+        return bool(key_lines(key, slug) & changed)
+
+
+def judgement_key(judgement: GroupJudgement, *, previous: GroupJudgement | None = None) -> dict[str, Any]:
+    """An instructor's judgement of a group as a claim key (what ``claim_key`` reads, with its source)."""
+    key: dict[str, Any] = {
+        "text": judgement.group.text, "relation": judgement.relation,
+        "judgement": JUDGEMENT_FOR[judgement.relation], "lines": sorted(judgement.lines), "question": "",
+        "explanation": judgement.explanation, "source": "group", "group": judgement.group_id,
+        "key_version": judgement.version, "fixture_version": judgement.group.fixture_version.number,
+    }
+    if previous is not None:
+        key["previous"] = {"relation": previous.relation, "judgement": JUDGEMENT_FOR[previous.relation],
+                           "key_version": previous.version}
+    return key
+
+
+def current_judgement(group: ClaimGroup | None) -> GroupJudgement | None:
+    if group is None:
+        return None
+    return group.judgements.select_related("group__fixture_version").order_by("-version").first()
+
+
+def group_key(group: ClaimGroup | None) -> dict[str, Any] | None:
+    """The key the group's current judgement makes, with the one it replaced; None while nobody judged it."""
+    if group is None:
+        return None
+    latest = list(group.judgements.select_related("group__fixture_version").order_by("-version")[:2])
+    if not latest:
+        return None
+    return judgement_key(latest[0], previous=latest[1] if len(latest) > 1 else None)
+
+
+def effective_key(claim_key: dict[str, Any] | None, group: ClaimGroup | None, pins: Pins) -> tuple[
+        dict[str, Any] | None, bool]:
+    """The key that may back a claim's verdict, and whether a key was set aside because its lines changed.
+
+    An instructor's judgement of the claim's group comes first (it was made on this very version);
+    a sample claim's key counts only while it holds on this version.
+    """
+    judged = group_key(group)
+    if judged is not None:
+        return judged, False
+    if pins.stale(claim_key):
+        return None, True
+    return claim_key, False
+
+
+def people_notes(item: dict[str, Any], *, stale: bool, awaiting: bool, key: dict[str, Any] | None) -> None:
+    """What the people side adds to one claim's feedback item after the checks ran: for an instructor's
+    judgement, what it replaced; for a claim held by a changed key, no explanation from that key; for a
+    claim in a group nobody has judged yet, the basis 강사 확인 대기."""
+    if key is not None and key.get("source") == "group":
+        previous = key.get("previous")
+        if previous:
+            item["changed"] = f"강사 판정이 바뀌었습니다 (판 {previous['key_version']} → 판 {key['key_version']})."
+        return
+    if item.get("verdict") != "unchecked":
+        return
+    if stale:
+        item["stale"] = True
+        item["explanation"] = ""
+        item.pop("facts", None)
+        item["basis"] = item.get("basis") or STALE_BASIS
+    elif awaiting and not item.get("basis"):
+        item["awaiting"] = True
+        item["basis"] = AWAITING_BASIS

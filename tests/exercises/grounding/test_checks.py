@@ -1,0 +1,201 @@
+"""The feedback's checks: each speaks only inside its precondition, and says something true when it does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from exercises.grounding import feedback as fb
+from exercises.grounding.engine.particles import attach
+
+BOOKSHOP = [
+    "가람책방 이용 안내 (가상 자료)",
+    "영업시간은 화요일부터 토요일까지, 11시부터 18시까지입니다.",
+    "일요일과 월요일은 쉽니다.",
+    "지하철 가람역 2번 출구에서 걸어서 5분 거리입니다.",
+    "이달의 행사: 둘째 토요일 오후 3시 독서 모임 (정원 12명)",
+    "행사 참가 신청은 누리집 신청서로 받습니다.",
+    "행사 신청은 담당자 확인 뒤 확정되며, 확정되면 문자로 알려 드립니다.",
+    "독서 모임 참가비는 무료입니다.",
+    "문의는 책방 계산대나 누리집 게시판으로 해 주세요.",
+]
+VENUE = (Path(__file__).resolve().parents[3] / "lessons/content/answer-from-sources/fixtures/venue-rental.txt"
+         ).read_text(encoding="utf-8").splitlines()
+VISIT = {"key": "visit-1700", "text": "토요일 오후 5시(17시)에 가면 책방이 열려 있나요?", "judgement": "grounded",
+         "evidence": [2, 3], "required": [2], "explanation": "2번 줄.", "facts": []}
+PARKING = {"key": "parking-free", "text": "차를 가져가면 주차는 무료인가요?", "judgement": "no_data",
+           "evidence": [], "required": [], "explanation": "주차 이야기 없음.", "facts": []}
+CLASS = ["수영 교실 안내", "수업은 화요일과 목요일 16시부터 17시까지 열립니다.", "12월 29일부터 1월 2일까지는 수업이 없습니다.",
+         "수업은 주 2회 열립니다.", "폐관 30분 전에는 입장할 수 없습니다.", "수영장은 19시에 문을 닫습니다.",
+         "1박 숙박료는 40,000원이고 조식은 1인 10,000원입니다."]
+
+
+def shown(text: str, judgement: str, cited: list[int], *, lines: list[str] = BOOKSHOP, question: dict | None = None,
+          key: dict | None = None) -> dict:
+    return fb.claim_feedback(text=text, judgement=judgement, cited=cited, question=question, key=key, lines=lines)
+
+
+def test_grounded_without_a_cited_line_is_review() -> None:
+    """근거 with no cited line is 다시 보기 with "근거라면 줄을 인용하세요"; a silence claim needs no line."""
+    item = shown("독서 모임 참가비는 무료입니다.", "grounded", [])
+    assert item["verdict"] == "review" and item["check"] == "no_lines" and "근거라면 줄을 인용하세요" in item["basis"]
+    assert shown("안내문에는 주차 이야기가 없습니다.", "grounded", [])["check"] != "no_lines"
+    assert shown("독서 모임 참가비는 무료입니다.", "no_data", [])["check"] != "no_lines"
+
+
+def test_a_cited_line_that_does_not_exist_is_review() -> None:
+    """Citing line 40 of a 9-line source says the line is not there."""
+    item = shown("독서 모임 참가비는 무료입니다.", "grounded", [8, 40])
+    assert item["verdict"] == "review" and item["check"] == "missing_line" and "40번 줄은 원문에 없습니다" in item["basis"]
+
+
+def test_verbatim_restatement_is_right_only_for_grounded() -> None:
+    """A claim copying a cited line is 맞음 as 근거 and 다시 보기 as 자료없음."""
+    assert shown("독서 모임 참가비는 무료입니다 (8).", "grounded", [8])["check"] == "verbatim"
+    assert shown("독서 모임 참가비는 무료입니다 (8).", "grounded", [8])["verdict"] == "right"
+    assert shown("독서 모임 참가비는 무료입니다.", "no_data", [8])["verdict"] == "review"
+
+
+def test_silence_claim_is_right_when_no_line_names_it() -> None:
+    """"안내문에는 주차 이야기가 없습니다" is right as 근거; "참가비 이야기가 없다" (line 8 has it) is not backed."""
+    item = shown("안내문에는 주차 이야기가 없습니다.", "grounded", [])
+    assert item["verdict"] == "right" and item["check"] == "silence" and "'주차'가" in item["basis"]
+    assert shown("안내문에는 참가비 이야기가 없습니다.", "grounded", [])["verdict"] != "right"
+
+
+def test_a_computed_value_is_reproduced_not_called_a_conflict() -> None:
+    """The venue's "시간당 7,500원, 두 시간이면 총 15,000원" citing lines 4 and 6: 맞음 with the computation."""
+    claim = "작은방 토요일 대관료는 시간당 7,500원, 두 시간이면 총 15,000원입니다."
+    item = shown(claim, "grounded", [4, 6], lines=VENUE)
+    assert item["verdict"] == "right" and item["check"] == "computed"
+    assert "5,000원 × 1.5배 = 7,500원" in item["basis"] and "7,500원 × 2시간 = 15,000원" in item["basis"]
+    assert shown(claim, "no_data", [4, 6], lines=VENUE)["verdict"] == "review"
+
+
+def test_an_incomplete_citation_asks_for_the_line_never_says_conflict() -> None:
+    """The same claim citing only line 4 is told "6번 줄도 인용하세요", not that '7,500원' contradicts line 4."""
+    item = shown("작은방 토요일 대관료는 시간당 7,500원, 두 시간이면 총 15,000원입니다.", "grounded", [4], lines=VENUE)
+    assert item["verdict"] == "review" and item["check"] == "incomplete_citation"
+    assert "6번 줄도 인용하세요" in item["basis"] and "어긋" not in item["basis"]
+
+
+def test_sums_and_time_shifts_are_computations() -> None:
+    """4만 + 1만 = 5만, and 2박 = 10만; a duration from a range; 19시 − 30분; none is a conflict."""
+    stay = shown("1박에 조식 한 명을 더하면 총 50,000원입니다.", "grounded", [7], lines=CLASS)
+    assert stay["verdict"] == "right" and "40,000원 + 10,000원 = 50,000원" in stay["basis"]
+    assert shown("수업은 한 시간 동안 진행됩니다.", "grounded", [2], lines=CLASS)["verdict"] == "right"
+    late = shown("18시 30분부터는 입장할 수 없습니다.", "grounded", [5, 6], lines=CLASS)
+    assert late["verdict"] != "review"
+
+
+def test_values_speak_only_on_a_value_stated_as_the_sources_own() -> None:
+    """A contradicted clock time is caught; a total, a rate worded otherwise and a bare day are not judged."""
+    wrong = shown("토요일에는 밤 9시까지 영업합니다.", "no_data", [2])
+    assert wrong["verdict"] == "right" and wrong["check"] == "values" and "'밤 9시'는 2번 줄과 다름" in wrong["basis"]
+    assert shown("토요일에는 밤 9시까지 영업합니다.", "grounded", [2])["verdict"] == "review"
+    assert shown("수업은 일주일에 두 번 있습니다.", "grounded", [4], lines=CLASS)["verdict"] != "review"
+    assert shown("수업은 화요일과 목요일, 주 2회 열립니다.", "grounded", [2, 4], lines=CLASS)["verdict"] != "review"
+    assert shown("31일에는 수업이 없습니다.", "grounded", [3], lines=CLASS)["verdict"] != "review"
+    assert shown("총 2시간 동안 진행됩니다.", "grounded", [2], lines=CLASS)["check"] != "values"
+
+
+def test_a_value_of_a_kind_the_source_never_has_is_no_data() -> None:
+    """"주차 요금은 3,000원" where no line has any amount: 자료없음 맞음; 무료 is not such a value."""
+    lines = ["공원 안내", "공원은 매일 9시부터 18시까지 엽니다."]
+    item = shown("주차 요금은 3,000원입니다.", "no_data", [], lines=lines)
+    assert item["verdict"] == "right" and item["check"] == "absent_value"
+    assert shown("주차 요금은 3,000원입니다.", "grounded", [2], lines=lines)["verdict"] == "review"
+    assert shown("입장은 무료입니다.", "no_data", [], lines=lines)["check"] != "absent_value"
+
+
+def test_question_checks_speak_only_for_claims_that_answer_the_question() -> None:
+    """A correct fact from outside the linked question's evidence gets no question verdict."""
+    fee = shown("독서 모임 참가비는 무료라서 부담 없이 오셔도 됩니다.", "grounded", [8], question=VISIT)
+    assert fee["check"] not in ("question_evidence",) and fee["verdict"] != "review"
+    fee_parking = shown("독서 모임 참가비는 무료라서 부담 없이 오셔도 됩니다.", "grounded", [8], question=PARKING)
+    assert fee_parking["verdict"] != "review"
+    parking = shown("주차는 책방 옆 공터에 하시면 됩니다.", "grounded", [4], question=PARKING)
+    assert parking["verdict"] == "review" and parking["check"] in ("absent_subject", "question_silent", "citation")
+    hours = shown("토요일에는 18시까지 문을 엽니다.", "grounded", [8], question=VISIT)
+    assert hours["verdict"] == "review"
+    assert "2, 3번 줄도 인용하세요" in " ".join(c["reason"] for c in hours["checks"]) or hours["check"] == "citation"
+
+
+def test_a_claim_key_decides_and_carries_its_version() -> None:
+    """A key backs the verdict, names the check, and passes its version; particles follow the word."""
+    key = {"text": "x", "judgement": "pending", "relation": "conditional", "lines": [7], "question": "",
+           "explanation": ""}
+    item = fb.claim_feedback(text="신청하면 바로 확정됩니다.", judgement="pending", cited=[7], question=None, key=key,
+                             lines=BOOKSHOP, key_version=3)
+    assert item["verdict"] == "right" and item["check"] == "claim_key" and item["key_version"] == 3
+    assert "보류가 맞습니다" in item["basis"]
+    missing = fb.claim_feedback(text="신청하면 바로 확정됩니다.", judgement="pending", cited=[6], question=None, key=key,
+                                lines=BOOKSHOP)
+    assert missing["verdict"] == "review" and "7번 줄도 인용하세요" in missing["basis"]
+
+
+def test_the_check_table_runs_in_order_and_a_holding_finding_keeps_the_claim_unchecked() -> None:
+    """A check added to the table speaks in its place; an UNCHECKED finding holds the claim with its basis."""
+    context = fb.ClaimContext(text="독서 모임 참가비는 무료입니다.", judgement="grounded", cited=(8,), question=None,
+                              key=None, lines=tuple(BOOKSHOP))
+    hold = fb.Check("stale", "stale", lambda c: fb.Finding(fb.UNCHECKED, "확인 안 됨 — 자료가 바뀌어 답안 키를 다시 확인하는 중"))
+    never = fb.Check("never", "never", lambda c: fb.Finding(fb.REVIEW, "x"), applies=lambda c: False)
+    found = fb.run_checks(context, (never, hold, *fb.CHECKS))
+    assert [check.name for check, _ in found] == ["stale"]
+    assert [check.name for check, _ in fb.run_checks(context, (never, *fb.CHECKS))] == ["verbatim"]
+
+
+@pytest.mark.parametrize(("word", "pair", "expected"), [
+    ("근거", "이/가", "근거가"), ("보류", "이/가", "보류가"), ("자료없음", "이/가", "자료없음이"),
+    ("'7,500원'", "은/는", "'7,500원'은"), ("'밤 9시'", "은/는", "'밤 9시'는"), ("'2'", "을/를", "'2'를"),
+    ("'10'", "은/는", "'10'은"), ("'1000'", "이/가", "'1000'이"), ("'3'", "은/는", "'3'은"),
+    ("1번", "으로/로", "1번으로"), ("줄", "으로/로", "줄로"), ("'주차'", "이/가", "'주차'가"),
+])
+def test_particles_follow_the_word(word: str, pair: str, expected: str) -> None:
+    """The particle's form follows the last sound of the word, past quotes, with digits read aloud."""
+    assert attach(word, pair) == expected
+
+
+def test_a_restated_line_in_other_endings_is_grounded_but_a_dropped_condition_is_not() -> None:
+    """"참가비는 독서 모임에서 무료라고 합니다" repeats line 8's words; a clause of a line with a cue is not enough."""
+    item = shown("독서 모임 참가비는 무료라고 안내되어 있습니다.", "grounded", [8])
+    assert item["verdict"] == "right" and item["check"] in ("restated", "verbatim")
+    assert shown("독서 모임 참가비는 무료라고 안내되어 있습니다.", "no_data", [8])["verdict"] == "review"
+    dropped = shown("문자로 알려 드립니다.", "grounded", [7])
+    assert dropped["check"] != "restated"
+    extra = shown("독서 모임 참가비는 무료이고 음료도 줍니다.", "grounded", [8])
+    assert extra["check"] != "restated"
+
+
+def test_a_claim_about_a_service_the_source_never_names_is_no_data() -> None:
+    """"수영장에는 무료 주차장이 있습니다" where no line names 주차: 자료없음 맞음; an ordinary noun is not judged."""
+    item = shown("책방 건물 뒤에 무료 주차장이 있습니다.", "no_data", [])
+    assert item["verdict"] == "right" and item["check"] == "absent_subject" and "'주차장'은" in item["basis"]
+    assert shown("책방 건물 뒤에 무료 주차장이 있습니다.", "grounded", [1])["verdict"] == "review"
+    assert shown("잃어버린 물건은 계산대에서 맡아 둡니다.", "grounded", [9])["check"] != "absent_subject"
+
+
+def test_a_claim_that_denies_a_cited_line_in_its_own_words_is_no_data() -> None:
+    """"독서 모임 참가비는 무료가 아닙니다" against line 8: same words, opposite negation, 자료없음 맞음."""
+    item = shown("독서 모임 참가비는 무료가 아닙니다.", "no_data", [8])
+    assert item["verdict"] == "right" and item["check"] == "denied"
+    assert shown("독서 모임 참가비는 무료가 아닙니다.", "grounded", [8])["verdict"] == "review"
+
+
+def test_greetings_and_advice_marked_not_a_claim_are_right_unless_the_source_is_about_them() -> None:
+    """A sign-off marked 주장 아님 is 맞음 and marked 근거 is 다시 보기; "문의는 계산대로" restates line 9."""
+    assert shown("도움이 되셨길 바랍니다.", "not_claim", [])["verdict"] == "right"
+    assert shown("도움이 되셨길 바랍니다.", "grounded", [])["check"] == "set_aside"
+    contact = shown("궁금한 점은 책방 계산대나 누리집 게시판으로 문의하시면 됩니다.", "not_claim", [])
+    assert contact["verdict"] == "set_aside"
+
+
+def test_a_day_without_its_month_is_read_with_the_sources_month() -> None:
+    """"첫 수업은 3일" against "12월 2일": a conflict read in December; "31일" against a range across
+    the new year (two months) is not judged."""
+    lines = ["수영 교실", "12월 29일부터 1월 2일까지는 수업이 없습니다.", "첫 수업은 12월 2일입니다."]
+    wrong = shown("첫 수업은 3일입니다.", "no_data", [3], lines=lines)
+    assert wrong["verdict"] == "right" and wrong["check"] == "values" and "'3일'은 3번 줄과 다름" in wrong["basis"]
+    assert shown("첫 수업은 2일입니다.", "grounded", [3], lines=lines)["verdict"] != "review"
+    assert shown("31일에는 수업이 없습니다.", "grounded", [2], lines=lines)["verdict"] != "review"

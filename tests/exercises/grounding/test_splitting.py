@@ -1,0 +1,41 @@
+"""Splitting a pasted answer: citations stay with their sentence, emphasis goes, 고-nouns and 빼고 do not cut."""
+
+from __future__ import annotations
+
+from exercises.grounding.engine import claim_text, split_claims
+
+
+def texts(answer: str) -> list[str]:
+    return [claim.text for claim in split_claims(answer)]
+
+
+def test_a_trailing_citation_stays_with_its_sentence() -> None:
+    """"…엽니다. (2)" keeps the model's own citation; "(2, 3)" and "[4]" too."""
+    assert texts("토요일은 18시까지 엽니다. (2)\n주차는 안 됩니다. (2, 3) 참가비는 무료입니다. [8]") == [
+        "토요일은 18시까지 엽니다. (2)", "주차는 안 됩니다. (2, 3)", "참가비는 무료입니다. [8]"]
+
+
+def test_markdown_emphasis_is_stripped_from_claim_text_but_offsets_stay_on_the_paste() -> None:
+    """**bold** and *em* leave the claim's text; its span still points into the pasted answer."""
+    answer = "- **토요일**은 *18시*까지 엽니다.\n2 * 3 = 6 입니다."
+    claims = split_claims(answer)
+    assert [c.text for c in claims] == ["토요일은 18시까지 엽니다.", "2 * 3 = 6 입니다."]
+    assert answer[claims[0].start:claims[0].end] == "**토요일**은 *18시*까지 엽니다."
+    assert claim_text(answer, claims[0].start, claims[0].end) == claims[0].text
+
+
+def test_nouns_ending_in_go_and_except_words_do_not_split() -> None:
+    """냉장고, 창고, 광고 are nouns; 빼고, 떼고, 끝나고 do not start a second claim."""
+    assert texts("음료는 냉장고 안에 보관합니다.") == ["음료는 냉장고 안에 보관합니다."]
+    assert texts("창고 정리로 하루 쉽니다.") == ["창고 정리로 하루 쉽니다."]
+    assert texts("주말 빼고 매일 엽니다.") == ["주말 빼고 매일 엽니다."]
+    assert texts("포장을 떼고 반납하면 됩니다.") == ["포장을 떼고 반납하면 됩니다."]
+    assert texts("수업이 끝나고 10분 뒤에 문을 닫습니다.") == ["수업이 끝나고 10분 뒤에 문을 닫습니다."]
+    assert texts("책방은 11시에 열고 18시에 닫습니다.") == ["책방은 11시에 열고", "18시에 닫습니다."]
+
+
+def test_quotes_table_headers_and_sign_offs_are_not_claims() -> None:
+    """"> " is dropped like a bullet, a table's header row is not a claim, "더 궁금한 점이 있으면 …" is a sign-off."""
+    answer = ("> 참고: 일정은 바뀔 수 있습니다.\n| 항목 | 내용 |\n|---|---|\n| 참가비 | 무료 |\n"
+              "혹시 더 궁금한 점이 있으면 말씀해 주세요.\n문의는 안내 데스크로 해 주세요.")
+    assert texts(answer) == ["참고: 일정은 바뀔 수 있습니다.", "| 참가비 | 무료 |", "문의는 안내 데스크로 해 주세요."]
