@@ -204,7 +204,7 @@ def test_focus_follows_the_understood_swap(page, live_server, course: list[Lesso
     form.get_by_role("button", name="이해했어요").focus()
     page.keyboard.press("Enter")
     page.locator(".self-report-done").first.wait_for()
-    page.wait_for_function("document.activeElement !== document.body", timeout=5_000)
+    page.wait_for_function("() => document.activeElement !== document.body", timeout=5_000)
     focused = page.evaluate("""() => { const a = document.activeElement;
         return {tag: a.tagName, cls: a.className, text: a.innerText} }""")
     assert focused["tag"] != "BODY" and "이해했어요 표시함" in focused["text"], focused
@@ -255,7 +255,78 @@ def test_fixture_admin_version_table_fits_1280_and_shows_the_reason(page, live_s
     fixture_admin.save()
     sign_in(page, live_server, fixture_admin.username)
     page.goto(f"{live_server.url}/admin/lessons/fixture/{fixture.pk}/change/")
+    assert page.locator("table").filter(has_text="고친 이유").count() == 1, page.locator("body").inner_text()[:1500]
     table = page.locator("table").filter(has_text="고친 이유").first
     assert "고친 이유" in table.inner_text() and "오타를 고침" in table.inner_text()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 1280, width
+
+
+@pytest.fixture
+def long_attempt(course: list[Lesson], learner: User):
+    from exercises.grounding import services as grounding_services
+    from exercises.grounding.models import Exercise
+
+    answer = " ".join(["가람책방은 토요일 오후 5시에도 엽니다.", "주차는 무료입니다.", "대관 신청은 전화로만 받습니다.",
+                       "평일에는 오전 10시에 엽니다.", "반려동물은 들어올 수 없습니다.", "모임방은 열 명까지 씁니다.",
+                       "음료는 가져올 수 있습니다.", "신청하면 바로 확정됩니다.", "더 궁금한 점이 있으면 물어보세요.",
+                       "영수증은 이메일로 받습니다."])
+    return grounding_services.start_attempt(user=learner, exercise=Exercise.objects.get(slug="bookshop"),
+                                            answer_text=answer, variant_key="", idempotency_key="long")
+
+
+def test_marking_on_a_phone_cites_without_long_scrolls(browser, live_server, long_attempt, learner: User) -> None:
+    """At 360 px on a touch screen: nothing says 저장했습니다 before a save; the help speaks of touching, not Tab
+    and keys; the source stays at the top, so citing a line for the last claim needs no scroll to the source;
+    원문 접기 folds it; hints show no unexplained scores."""
+    context = browser.new_context(viewport=NARROW, locale="ko-KR", has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    sign_in(page, live_server, "learner")
+    page.goto(f"{live_server.url}/exercises/attempts/{long_attempt.pk}/")
+    assert page.locator("#save-status").inner_text() == ""
+    assert page.locator(".help-touch").is_visible() and not page.locator(".help-keys").is_visible()
+    claim = page.locator("fieldset.claim").last
+    claim.scroll_into_view_if_needed()
+    before = page.evaluate("window.scrollY")
+    assert before > 1000  # the last claim is far below the source's place in the page
+    claim.get_by_role("button", name="이 주장에 원문 줄 인용하기").tap()
+    line = page.locator(".source-panel .line-button[data-line='3']")
+    assert line.is_visible()
+    box = line.bounding_box()
+    assert box is not None and 0 <= box["y"] < NARROW["height"]
+    line.tap()
+    assert claim.locator("input[name^='lines-']").input_value() == "3"
+    assert abs(page.evaluate("window.scrollY") - before) < 400  # not the thousands of px back to the source
+    claim_box = claim.bounding_box()
+    assert claim_box is not None and claim_box["y"] < NARROW["height"] and claim_box["y"] + claim_box["height"] > 0
+    page.get_by_role("button", name="원문 접기").tap()
+    assert not page.locator(".source-panel .source-lines").is_visible()
+    assert page.get_by_role("button", name="원문 펴기").get_attribute("aria-expanded") == "false"
+    claim.get_by_role("button", name="근거 후보 보기").tap()
+    hints = page.locator(f"#suggestions-slot-{claim.get_attribute('data-claim')}")
+    hints.locator(".suggestions").wait_for()
+    assert not re.search(r"\(\d\.\d\d\)", hints.inner_text())
+    assert "저장했습니다" in page.locator("#save-status").inner_text()  # the citation was saved
+    context.close()
+
+
+def test_focus_follows_a_split_and_the_paste_has_a_counter(page, live_server, long_attempt, learner: User) -> None:
+    """After 나누기 the claims are replaced; focus lands on the claim that was split, not on <body>. The answer box
+    on the exercise page counts characters against its limit."""
+    sign_in(page, live_server, "learner")
+    page.goto(f"{live_server.url}/exercises/attempts/{long_attempt.pk}/")
+    claim = page.locator("fieldset.claim").first
+    claim_id = claim.get_attribute("id")
+    claim.locator("details.split summary").click()
+    words = claim.locator(".claim-text").inner_text().split()
+    claim.locator("input[name^='before-']").fill(words[2])
+    claim.locator(".split-form").get_by_role("button", name="나누기").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.tagName === 'FIELDSET'", timeout=5_000)
+    assert page.evaluate("document.activeElement.id") == claim_id, page.evaluate("document.activeElement.outerHTML.slice(0, 300)")
+    page.goto(f"{live_server.url}/exercises/bookshop/")
+    counter = page.locator("#answer-counter")
+    assert re.match(r"0 / [\d,]+자", counter.inner_text())
+    page.locator("#answer").fill("가람책방")
+    assert counter.inner_text().startswith("4 / ")
