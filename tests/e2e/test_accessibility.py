@@ -19,6 +19,7 @@ from exercises.grounding.models import Attempt, Exercise
 from exercises.labs.models import Lab
 from lessons.models import Lesson
 from tests.conftest import PASSWORD
+from tests.e2e.test_finished_screens import staff_fixture_admin
 from tutor.models import Cohort
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -249,8 +250,7 @@ def test_peer_and_instructor_states_have_no_serious_axe_findings(axe_page, brows
     axe_page.context.clear_cookies()
     from lessons.models import Fixture
 
-    fixture_admin.is_staff = True
-    fixture_admin.save()
+    staff_fixture_admin(fixture_admin)
     fixture = next(f for f in Fixture.objects.order_by("pk") if f.current_version and f.current_version.text.count("\n") > 3)
     sign_in(axe_page, live_server, fixture_admin.username)
     axe_page.goto(f"{base}/admin/lessons/fixture/{fixture.pk}/change/")

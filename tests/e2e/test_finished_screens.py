@@ -44,6 +44,18 @@ def record_run(lab: Lab, user: User, *, key: str, stdout: str = "", status: str 
     )
 
 
+def staff_fixture_admin(user: User) -> User:
+    """The fixture admin as the site sets them up: staff, with the admin permissions their group gets in a
+    migration (a transactional test flushes those between tests, so they are given here directly)."""
+    from django.contrib.auth.models import Permission
+
+    user.is_staff = True
+    user.save()
+    user.user_permissions.add(*Permission.objects.filter(
+        content_type__app_label="lessons", codename__in=["view_fixture", "change_fixture", "view_fixtureversion"]))
+    return user
+
+
 def lab_with_files() -> Lab:
     return next(lab for lab in Lab.objects.order_by("pk") if lab.files)
 
@@ -251,8 +263,7 @@ def test_fixture_admin_version_table_fits_1280_and_shows_the_reason(page, live_s
     fixture = Fixture.objects.order_by("pk").first()
     create_fixture_version(fixture=fixture, text=fixture.current_version.text + "\n덧붙인 줄 하나",
                            origin="admin", actor=fixture_admin, reason="오타를 고침")
-    fixture_admin.is_staff = True
-    fixture_admin.save()
+    staff_fixture_admin(fixture_admin)
     sign_in(page, live_server, fixture_admin.username)
     page.goto(f"{live_server.url}/admin/lessons/fixture/{fixture.pk}/change/")
     assert page.locator("table").filter(has_text="고친 이유").count() == 1, page.locator("body").inner_text()[:1500]
