@@ -254,6 +254,11 @@ def test_sign_out_is_on_screen_at_360px(browser, live_server, course: list[Lesso
     sign_in(page, live_server, "teacher")
     box = page.get_by_role("button", name=re.compile("로그아웃")).bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= NARROW["width"], box
+    for link in page.locator(".site-header nav a").all():
+        other = link.bounding_box()
+        assert other is not None
+        assert (other["y"] >= box["y"] + box["height"] or other["y"] + other["height"] <= box["y"]
+                or other["x"] >= box["x"] + box["width"] or other["x"] + other["width"] <= box["x"]), (link.inner_text(), other, box)
     context.close()
 
 
