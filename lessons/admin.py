@@ -16,6 +16,7 @@ from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 
 from tutor.admin import ReadOnlyAdmin, staff
+from tutor.models import AuditEntry
 
 from .fixture_changes import changed_numbers
 from .fixture_checks import personal_data_findings, refusal_message
@@ -102,19 +103,38 @@ class FixtureForm(forms.ModelForm):
 
 
 class FixtureVersionInline(admin.TabularInline):
+    """The fixture's versions, newest first, each with the reason it was changed; fits a 1280 px screen
+    (the digest is shortened, the diff folds away and wraps)."""
+
     model = FixtureVersion
-    fields = ("number", "origin", "created_by", "created_at", "digest", "diff")
+    fields = ("number", "origin", "created_by", "created_at", "reason", "short_digest", "diff")
     readonly_fields = fields
     extra = 0
     can_delete = False
     ordering = ["-number"]
 
+    class Media:
+        css = {"all": ["css/admin-fixtures.css"]}
+
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    @admin.display(description="고친 이유")
+    def reason(self, version: FixtureVersion) -> str:
+        entry = (AuditEntry.objects.about(version.fixture).filter(action="fixture.version", detail__number=version.number)
+                 .order_by("-at").first())
+        return entry.reason if entry and entry.reason else "-"
+
+    @admin.display(description="SHA-256")
+    def short_digest(self, version: FixtureVersion) -> str:
+        return format_html('<code class="digest-short" title="{}">{}…</code>', version.digest, version.digest[:12])
+
     @admin.display(description="이전 판과 달라진 점")
     def diff(self, version: FixtureVersion) -> str:
-        return format_html("<pre>{}</pre>", version.diff_from_previous or "-")
+        if not version.diff_from_previous:
+            return "-"
+        return format_html('<details class="fixture-diff"><summary>{}</summary><pre>{}</pre></details>',
+                           f"{len(version.diff_from_previous.splitlines())}줄 보기", version.diff_from_previous)
 
 
 @admin.register(Fixture)

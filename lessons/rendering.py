@@ -92,6 +92,36 @@ def render_markdown(text: str) -> str:
     return sanitize(_MD.render(text))
 
 
+_USER_TAGS = {"h6"}
+
+
+def render_user_markdown(text: str) -> str:
+    """Render what a person wrote (evidence, a review comment) to sanitised HTML.
+
+    Their headings sit inside a page that already has its own ``h1`` and ``h2``: ``#`` becomes ``h3``,
+    ``##`` becomes ``h4`` and so on down to ``h6``, so "## 고친 점 요약" shows as a heading (not as the
+    plain text the lesson allow-list would leave) and the page's outline stays in order.
+    """
+    tokens = _MD.parse(text)
+    for token in tokens:
+        if token.type in ("heading_open", "heading_close"):
+            token.tag = f"h{min(int(token.tag[1]) + 2, 6)}"
+    html_text = _MD.renderer.render(tokens, _MD.options, {})
+    return nh3.clean(
+        html_text,
+        tags=_TAGS | _USER_TAGS,
+        attributes={tag: attrs - {"style", "id"} for tag, attrs in _ATTRIBUTES.items()},
+        url_schemes={"http", "https", "mailto"},
+        link_rel="noopener noreferrer nofollow",
+        set_tag_attribute_values={"pre": {"tabindex": "0"}, "table": {"tabindex": "0"}},
+    )
+
+
+def render_inline_markdown(text: str) -> str:
+    """One line of authored Markdown (a rubric level's description): `code`, **strong**, links; no blocks."""
+    return sanitize(_MD.renderInline(text))
+
+
 @dataclass
 class Heading:
     anchor: str

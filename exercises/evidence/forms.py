@@ -1,4 +1,4 @@
-"""Forms of the evidence pages that take more than one field: a task's schedule or one learner's extension.
+"""Forms of the evidence pages: a task's schedule or one learner's extension, and the text to preview.
 
 Times are typed in Seoul time (``datetime-local`` has no offset): the site's time zone makes them aware.
 """
@@ -40,3 +40,10 @@ class ScheduleForm(forms.Form):
         if data.get("username") and not data.get("due_at"):
             self.add_error("due_at", _("연장할 마감 시각을 적어 주세요."))
         return data
+
+
+class PreviewForm(forms.Form):
+    """The text of the evidence box (``text``) or of a review comment (``comment``), to preview (nothing is saved)."""
+
+    text = forms.CharField(required=False, strip=False, max_length=20000)
+    comment = forms.CharField(required=False, strip=False, max_length=5000)

@@ -785,6 +785,18 @@ def access_cohort_learner(instructor: AnyUser, cohort_id: int, username: str) ->
     return cohort, learner
 
 
+def cohort_peer_minimum(cohort: Cohort, task: EvidenceTask) -> int:
+    """The minimum number of peer reviews ``cohort`` waits for on ``task``: its own setting, else the file's."""
+    setting = CohortTaskSetting.objects.filter(cohort=cohort, task=task).first()
+    return setting.min_peer_reviews if setting else task.default_min_peer_reviews
+
+
+def waiting_in_cohort(instructor: AnyUser, cohort: Cohort, task: EvidenceTask) -> int:
+    """How many of ``cohort``'s submissions of ``task`` are waiting for peer reviews now."""
+    return sum(1 for group in waiting_list(instructor) if group.cohort.pk == cohort.pk
+               for item in group.rows if item.row.submission.task_id == task.pk)
+
+
 def access_cohort(instructor: AnyUser, cohort_id: int,
                   perm: access.Perm = access.Perm.CHANGE_SETTINGS) -> Cohort:
     """A cohort where the asker may do ``perm`` (by default change its settings); 404 for anyone else."""

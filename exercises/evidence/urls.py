@@ -5,6 +5,7 @@ from . import views
 app_name = "evidence"
 urlpatterns = [
     path("queue/", views.queue, name="queue"),
+    path("preview/", views.preview, name="preview"),
     path("export.csv", views.export_csv, name="export"),
     path("gradebook.csv", views.gradebook_csv, name="gradebook"),
     path("cohorts/<id:cohort_id>/progress/", views.cohort_progress, name="cohort-progress"),
@@ -20,6 +21,7 @@ urlpatterns = [
     path("submissions/<id:submission_id>/release/", views.release, name="release"),
     path("submissions/<id:submission_id>/runs/<id:run_id>/", views.attached_run, name="attached-run"),
     path("submissions/<id:submission_id>/runs/<id:run_id>/reproduce/", views.reproduce, name="reproduce"),
+    path("submissions/<id:submission_id>/runs/<id:run_id>/reproduction/", views.reproduction_status, name="reproduction"),
     path("allocations/<id:allocation_id>/give-back/", views.give_back, name="give-back"),
     path("reviews/<id:review_id>/release/", views.release_review, name="release-review"),
     path("reviews/<id:review_id>/helpful/", views.rate_review, name="helpful"),

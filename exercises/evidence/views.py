@@ -13,10 +13,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from exercises.labs.models import LabRun
 from exercises.labs.records import check_seal
-from lessons.rendering import render_markdown
+from lessons.rendering import render_user_markdown
 from lessons.selectors import progress_of
 from tutor import access
 from tutor.errors import NotFound, TutorError
@@ -26,8 +28,8 @@ from tutor.spreadsheet import to_csv
 from tutor.text import visible
 
 from . import exports, peer, progress, schedule, selectors, services
-from .forms import ScheduleForm
-from .models import INSUFFICIENT, Review
+from .forms import PreviewForm, ScheduleForm
+from .models import INSUFFICIENT, PeerAllocation, Reproduction, Review, Submission
 
 
 def _numbers(raw: str) -> list[int]:
@@ -42,6 +44,7 @@ def _judgements(request: SignedInRequest, criteria: list[dict]) -> dict[str, str
 
 
 @require_safe
+@never_cache
 def task_detail(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     draft = selectors.draft_of(request.user, task)
@@ -66,6 +69,21 @@ def task_detail(request: SignedInRequest, slug: str) -> HttpResponse:
         "min_chars": settings.EVIDENCE_MIN_SUBMISSION_CHARS,
         "insufficient": INSUFFICIENT,
     })
+
+
+@require_POST
+def preview(request: SignedInRequest) -> HttpResponse:
+    """A fragment showing how the typed Markdown will look once saved; reads only, writes nothing."""
+    access.require_sign_in(request.user)
+    form = PreviewForm(request.POST)
+    target = "comment-preview" if "comment" in request.POST else "evidence-preview"
+    if not form.is_valid():
+        return render(request, "evidence/_preview.html", {
+            "target": target, "problem": _("글이 너무 길어 미리 볼 수 없습니다. 줄여서 다시 눌러 주세요."),
+        })
+    text = form.cleaned_data["comment"] if target == "comment-preview" else form.cleaned_data["text"]
+    html = render_user_markdown(visible(text)) if text.strip() else ""
+    return render(request, "evidence/_preview.html", {"target": target, "html": html})
 
 
 @require_POST
@@ -99,7 +117,7 @@ def calibration(request: SignedInRequest, slug: str, example_id: int) -> HttpRes
     example = selectors.access_calibration_example(request.user, task, example_id)
     practice = selectors.practice_review_of(request.user, example)
     return render(request, "evidence/calibration.html", {
-        "task": task, "example": example, "text_html": render_markdown(example.text),
+        "task": task, "example": example, "text_html": render_user_markdown(visible(example.text)),
         "criteria": example.rubric_version.criteria, "practice": practice, "insufficient": INSUFFICIENT,
         "comparison": selectors.calibration_comparison(practice) if practice else [],
     })
@@ -139,6 +157,7 @@ def reviews_opened(request: SignedInRequest, submission_id: int) -> HttpResponse
 
 
 @require_safe
+@never_cache
 def submission_detail(request: SignedInRequest, submission_id: int) -> HttpResponse:
     user = request.user
     submission = selectors.access_submission(user, submission_id)
@@ -156,7 +175,7 @@ def submission_detail(request: SignedInRequest, submission_id: int) -> HttpRespo
     lease_live = allocation is not None and allocation.is_live(timezone.now())
     return render(request, "evidence/submission_detail.html", {
         "submission": submission,
-        "text_html": render_markdown(visible(submission.text)),
+        "text_html": render_user_markdown(visible(submission.text)),
         "runs": [(run, check_seal(run), reproductions.get(run.pk))
                  for run in submission.lab_runs.select_related("lab")],
         "allocation": allocation,
@@ -248,9 +267,35 @@ def reproduce(request: SignedInRequest, submission_id: int, run_id: int) -> Http
     run = submission.lab_runs.filter(pk=run_id).first() if allocation else None
     if run is None or allocation is None:
         raise NotFound(_("그런 실행 기록은 없습니다."))
-    peer.reproduce_run(reviewer=request.user, allocation=allocation, run=run)
-    messages.success(request, _("재현 실행을 요청했습니다. 잠시 뒤 새로 고치면 결과가 보입니다."))
-    return redirect("evidence:submission", submission_id=submission.pk)
+    reproduction = peer.reproduce_run(reviewer=request.user, allocation=allocation, run=run)
+    if request.htmx:  # the result replaces the button in place and appears there when the re-run ends
+        return _reproduction_fragment(request, submission, allocation, run, reproduction)
+    messages.success(request, _("재현 실행을 요청했습니다. 결과가 나오면 그 실행 기록 아래에 보입니다."))
+    # Back to the same run, not the top of the page, so the reviewer keeps their place.
+    return redirect(reverse("evidence:submission", args=[submission.pk]) + f"#attached-run-{run.pk}")
+
+
+@require_safe
+@never_cache
+def reproduction_status(request: SignedInRequest, submission_id: int, run_id: int) -> HttpResponse:
+    """The reviewer's reproduction of one attached run, polled by the page until the re-run has finished."""
+    submission = selectors.access_submission(request.user, submission_id)
+    allocation = selectors.allocation_for(request.user, submission)
+    run = submission.lab_runs.filter(pk=run_id).first() if allocation else None
+    if run is None or allocation is None:
+        raise NotFound(_("그런 실행 기록은 없습니다."))
+    reproduction = allocation.reproductions.select_related("rerun").filter(original=run).first()
+    if reproduction is not None:
+        reproduction = peer.settle_reproduction(reproduction=reproduction)
+    return _reproduction_fragment(request, submission, allocation, run, reproduction)
+
+
+def _reproduction_fragment(request: SignedInRequest, submission: Submission, allocation: PeerAllocation, run: LabRun,
+                           reproduction: Reproduction | None) -> HttpResponse:
+    return render(request, "evidence/submission_detail.html#reproduction", {
+        "submission": submission, "run": run, "reproduction": reproduction, "allocation": allocation,
+        "lease_live": allocation.is_live(timezone.now()),
+    })
 
 
 @require_POST
@@ -306,18 +351,31 @@ def assign(request: SignedInRequest, submission_id: int) -> HttpResponse:
     return redirect("evidence:queue")
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def cohort_minimum(request: SignedInRequest, cohort_id: int, slug: str) -> HttpResponse:
+    """A cohort-wide setting changes only after a page that names the task, the cohort, the change and how many
+    submissions it affects; after the change the same page offers to put the old number back."""
     cohort = selectors.access_cohort(request.user, cohort_id)
     task = selectors.access_task(request.user, slug)
-    minimum = int_or_none(request.POST.get("minimum"), high=1000)
-    services.set_min_peer_reviews(instructor=request.user, task=task, cohort=cohort,
-                                  minimum=-1 if minimum is None else minimum, reason=request.POST.get("reason", ""))
-    messages.success(request, _("%(cohort)s의 최소 동료 검토 수를 바꿨습니다.") % {"cohort": cohort.name})
-    too_small = schedule.too_small(cohort, task)
-    if too_small:
-        messages.warning(request, too_small)
-    return redirect("evidence:queue")
+    current = selectors.cohort_peer_minimum(cohort, task)
+    if request.method == "POST":
+        minimum = int_or_none(request.POST.get("minimum"), high=1000)
+        services.set_min_peer_reviews(instructor=request.user, task=task, cohort=cohort,
+                                      minimum=-1 if minimum is None else minimum, reason=request.POST.get("reason", ""))
+        messages.success(request, _("「%(task)s」: %(cohort)s의 최소 동료 검토를 %(before)d개에서 %(after)d개로 바꿨습니다.") % {
+            "task": task.title, "cohort": cohort.name, "before": current, "after": minimum})
+        too_small = schedule.too_small(cohort, task)
+        if too_small:
+            messages.warning(request, too_small)
+        return redirect(reverse("evidence:cohort-minimum", args=[cohort.pk, task.slug]) + f"?changed_from={current}")
+    proposed = int_or_none(request.GET.get("minimum"), high=1000)
+    changed_from = int_or_none(request.GET.get("changed_from"), high=1000)
+    return render(request, "evidence/cohort_minimum.html", {
+        "cohort": cohort, "task": task, "current": current,
+        "proposed": proposed if proposed is not None and proposed != current else None,
+        "changed_from": changed_from if changed_from is not None and changed_from != current else None,
+        "waiting": selectors.waiting_in_cohort(request.user, cohort, task),
+    })
 
 
 def _csv_response(body: str, filename: str) -> HttpResponse:

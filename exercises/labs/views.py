@@ -6,6 +6,7 @@ import uuid
 
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from tutor.http import SignedInRequest
@@ -57,6 +58,8 @@ def request_run(request: SignedInRequest, slug: str) -> HttpResponse:
 def run_detail(request: SignedInRequest, run_id: int) -> HttpResponse:
     run = selectors.access_run(request.user, run_id)
     context = {"run": run, "seal": records.check_seal(run), "own": run.user_id == request.user.pk}
+    # The run page's own status box (and its polled updates) must not link to the page itself.
+    context["on_run_page"] = not request.htmx or request.htmx.current_url_abs_path == reverse("labs:run", args=[run.pk])
     if request.htmx:
         return render(request, "labs/lab_detail.html#run-status", context)
     return render(request, "labs/run_detail.html", context)

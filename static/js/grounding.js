@@ -80,12 +80,22 @@
   });
 
   document.addEventListener("click", function (event) {
+    var toggle = event.target.closest("[data-source-toggle]");
+    if (toggle) {
+      var panel = toggle.closest(".source-panel");
+      var collapsed = panel.classList.toggle("source-collapsed");
+      toggle.setAttribute("aria-expanded", collapsed ? "false" : "true");
+      toggle.textContent = collapsed ? "원문 펴기" : "원문 접기";
+      return;
+    }
     var citeTarget = event.target.closest("[data-cite-target]");
     if (citeTarget) {
       setActive(document.getElementById("claim-" + citeTarget.getAttribute("data-cite-target")));
       announce(active);
+      var folded = document.querySelector(".source-panel.source-collapsed [data-source-toggle]");
+      if (folded) folded.click();  // citing needs the lines: unfold them
       var firstLine = document.querySelector(".line-button");
-      if (firstLine) firstLine.focus();
+      if (firstLine) firstLine.focus({ preventScroll: true });  // the source is in view (sticky on a phone)
       return;
     }
     var lineButton = event.target.closest("[data-line]");

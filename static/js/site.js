@@ -101,7 +101,7 @@
     detail.shouldSwap = true;
     box.querySelectorAll("[data-save-status]").forEach(function (status) {
       status.textContent = detail.xhr.status === 401
-        ? "저장 안 됨: 로그인이 끝났습니다. 글은 이 브라우저에 남아 있습니다."
+        ? "저장 안 됨: 로그인이 만료되었습니다. 글은 이 브라우저에 남아 있습니다."
         : "저장 안 됨";
       status.classList.add("save-status-failed");
     });
@@ -118,6 +118,47 @@
   document.addEventListener("htmx:afterSwap", function (event) {
     var answer = event.detail.target.querySelector(".answer[tabindex='-1']");
     if (answer) answer.focus();
+  });
+
+  // Focus after an htmx swap. When the swap removed the focused control (the "이해했어요" form, a claim's
+  // 나누기 button), focus would fall to <body> and a keyboard or screen reader user would start again at the
+  // top: instead focus the changed region (the nearest container of that control that is back in the page)
+  // or its heading, which the screen reader then reads. A control marked data-focus-swapped (미리 보기)
+  // sends focus to the heading of what it loaded even though the control itself stays.
+  var FOCUS_REGIONS = "fieldset[id], section[id], article[id], div[id], form[id]";
+  function focusRegion(region) {
+    var heading = region.matches("h1, h2, h3, h4, h5, h6") ? region
+      : region.querySelector(":scope > h1, :scope > h2, :scope > h3, :scope > h4, :scope > h5, :scope > h6, [data-focus-after-swap]");
+    var target = heading || region;
+    if (!target.hasAttribute("tabindex") && !target.matches("a[href], button, input, select, textarea")) {
+      target.setAttribute("tabindex", "-1");
+    }
+    target.focus();
+  }
+  var focusWasInTarget = false;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var active = document.activeElement;
+    focusWasInTarget = Boolean(active && active !== document.body && event.detail.target && event.detail.target.contains(active));
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var elt = event.detail.requestConfig ? event.detail.requestConfig.elt : event.detail.elt;
+    var target = event.detail.target;
+    if (elt && elt.hasAttribute && elt.hasAttribute("data-focus-swapped") && target && target.isConnected) {
+      focusRegion(target.firstElementChild || target);
+      return;
+    }
+    var active = document.activeElement;
+    if (!focusWasInTarget || (active && active !== document.body && active.isConnected)) return;
+    focusWasInTarget = false;
+    var node = elt;
+    while (node && node !== document.body) {
+      if (node.matches && node.matches(FOCUS_REGIONS)) {
+        var region = document.getElementById(node.id);
+        if (region && region !== document.body && region.offsetParent !== null) { focusRegion(region); return; }
+      }
+      node = node.parentElement;
+    }
+    if (target && target.id && document.getElementById(target.id)) focusRegion(document.getElementById(target.id));
   });
 
   document.addEventListener("DOMContentLoaded", function () {

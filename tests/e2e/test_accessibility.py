@@ -3,11 +3,14 @@ no sideways scroll of the page, a header that fits, and keyboard focus that foll
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from exercises.evidence import services as evidence_services
 from exercises.evidence.models import EvidenceTask, Submission
@@ -16,6 +19,7 @@ from exercises.grounding.models import Attempt, Exercise
 from exercises.labs.models import Lab
 from lessons.models import Lesson
 from tests.conftest import PASSWORD
+from tests.e2e.test_finished_screens import staff_fixture_admin
 from tutor.models import Cohort
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -41,11 +45,17 @@ def sign_in(page, live_server, username: str) -> None:
     page.wait_for_url(re.compile(r"/$"))
 
 
+# The newest axe-core at the time of writing (4.14.1, MPL-2.0), vendored so the check is the same offline and in CI;
+# axe-playwright-python bundles an older one (4.12).
+AXE_SCRIPT = Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"
+
+
 def serious_findings(page) -> list[str]:
     """Run axe-core on the page; return each serious or critical violation with the nodes it names."""
     from axe_playwright_python.sync_playwright import Axe
 
-    results = Axe().run(page).response
+    results = Axe.from_file(AXE_SCRIPT).run(page).response
+    assert results["testEngine"]["version"] == "4.14.1"
     return [f"{v['id']} ({v['impact']}): " + "; ".join(", ".join(n["target"]) for n in v["nodes"][:5])
             for v in results["violations"] if v["impact"] in ("serious", "critical")]
 
@@ -160,4 +170,116 @@ def test_cohort_pages_have_no_serious_axe_findings_at_360px(axe_page, live_serve
     sign_in(axe_page, live_server, "teacher")
     for path in ["/cohorts/", f"/cohorts/{cohort.pk}/", f"/cohorts/{cohort.pk}/roster/"]:
         findings += check(axe_page, base + path)
+    assert findings == [], "\n".join(findings)
+
+
+# Issue 22: the states a person meets after first load, not only first loads.
+
+def record_run(lab: Lab, user: User, *, key: str, status: str, stdout: str, stderr: str = "",
+               passed: bool = True) -> object:
+    from exercises.labs import conf
+    from exercises.labs.models import LabRun
+    from exercises.labs.services import code_digest
+
+    code = 'import re\nprint(re.sub(r"\\s+", " ", "a\\tb"))\n'
+    return LabRun.objects.create(
+        lab=lab, user=user, idempotency_key=key, step="run", status=status, code=code, code_digest=code_digest(code),
+        lab_version=lab.version, limits=conf.limits().as_json(), exit_code=0 if status == "ok" else 1, stdout=stdout,
+        stderr=stderr, check_results=[{"id": "c", "label": "검사 하나", "passed": passed, "detail": ""}],
+        wall_ms=20.0, cpu_ms=10.0, finished_at=timezone.now())
+
+
+@pytest.fixture
+def later_states(records: dict[str, object], learner: User, other_learner: User) -> dict[str, object]:
+    """A lab run that passed and one that failed, a submitted (feedback) attempt, peer work under a live lease with an
+    attached run whose reproduction is pending, and a fixture edit held back for confirmation."""
+    from exercises.evidence.models import PeerAllocation
+
+    lab: Lab = Lab.objects.filter(lesson__evidence_tasks__attach_runs=True).order_by("pk").first() or records["lab"]
+    ok = record_run(lab, learner, key="a11y-ok", status="ok", stdout="a b\n")
+    failed = record_run(lab, learner, key="a11y-failed", status="error", stdout="",
+                        stderr="Traceback (most recent call last):\nValueError: 틀림", passed=False)
+    attempt: Attempt = records["attempt"]
+    judgements = ["grounded", "no_data", "pending", "not_claim"]
+    grounding_services.mark_claims(attempt=attempt, marks={
+        claim.pk: {"judgement": judgements[n % 4], "lines": [1] if n % 4 == 0 else []}
+        for n, claim in enumerate(attempt.claims.all())})
+    feedback = grounding_services.start_attempt(
+        user=learner, exercise=records["exercise"], answer_text="가람책방은 토요일에도 엽니다. 주차는 무료입니다.",
+        variant_key="", idempotency_key="a11y-feedback")
+    grounding_services.mark_claims(attempt=feedback, marks={
+        claim.pk: {"judgement": "grounded", "lines": [1]} for claim in feedback.claims.all()})
+    grounding_services.submit_attempt(attempt=feedback)
+    task = EvidenceTask.objects.filter(lesson=lab.lesson, attach_runs=True).first()
+    peer_work = None
+    if task is not None:
+        from exercises.evidence import peer
+
+        evidence_services.save_draft(author=learner, task=task, text="## 고친 점 요약\n\n- `assert`를 고쳤습니다.\n" * 4,
+                                     run_ids=[ok.pk], lines=[])
+        peer_work = evidence_services.submit(author=learner, task=task, submit_key="a11y-peer-work")
+        allocation = PeerAllocation.objects.create(submission=peer_work, reviewer=other_learner,
+                                                   expires_at=timezone.now() + datetime.timedelta(hours=1))
+        peer.reproduce_run(reviewer=other_learner, allocation=allocation, run=ok)
+    return {"ok": ok, "failed": failed, "lab": lab, "feedback": feedback, "peer_work": peer_work, "task": task}
+
+
+def test_states_after_first_load_have_no_serious_axe_findings(axe_page, live_server, records, later_states,
+                                                              learner) -> None:
+    """A learner's lab with code in the editor, a passed and a failed run, the marking page with judged claims and
+    the source, feedback, the review form and the evidence preview: axe finds nothing serious at 360 px."""
+    base = live_server.url
+    sign_in(axe_page, live_server, "learner")
+    findings = []
+    lab = later_states["lab"]
+    for path in [f"/labs/runs/{later_states['ok'].pk}/", f"/labs/runs/{later_states['failed'].pk}/",
+                 f"/exercises/attempts/{records['attempt'].pk}/", f"/exercises/attempts/{later_states['feedback'].pk}/",
+                 f"/evidence/submissions/{records['submission'].pk}/"]:
+        findings += check(axe_page, base + path)
+    # The lab with code the highlighter colours (a regular expression, escapes) and a run's result in the page.
+    axe_page.goto(f"{base}/labs/{lab.slug}/")
+    axe_page.locator(".cm-content").first.click()
+    axe_page.keyboard.press("Control+End")
+    axe_page.keyboard.type('\nimport re\nprint(re.sub(r"\\s+", "\\t", "a  b\\n"))\n')
+    findings += [f"lab with code: {f}" for f in serious_findings(axe_page) + layout_findings(axe_page)]
+    # The evidence page with its preview open.
+    axe_page.goto(f"{base}/evidence/{records['task'].slug}/")
+    axe_page.get_by_label("증거 (Markdown)").fill("## 고친 점 요약\n\n- `assert`\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
+    axe_page.get_by_role("button", name="미리 보기").click()
+    axe_page.locator("#evidence-preview h3").wait_for()
+    findings += [f"evidence preview: {f}" for f in serious_findings(axe_page) + layout_findings(axe_page)]
+    assert findings == [], "\n".join(findings)
+
+
+def test_peer_and_instructor_states_have_no_serious_axe_findings(axe_page, browser, live_server, records,
+                                                                 later_states, instructor, fixture_admin) -> None:
+    """The peer's review form with a reproduction running, the queue with waiting work, the confirmation of a
+    cohort-wide change, and the fixture admin's change form held back for confirmation."""
+    base = live_server.url
+    findings = []
+    if later_states["peer_work"] is not None:
+        sign_in(axe_page, live_server, "other")
+        findings += check(axe_page, f"{base}/evidence/submissions/{later_states['peer_work'].pk}/")
+        axe_page.context.clear_cookies()
+    sign_in(axe_page, live_server, "teacher")
+    findings += check(axe_page, base + "/evidence/queue/")
+    assert axe_page.locator("#waiting-title ~ table").count() >= 1, "the queue should have waiting work"
+    task = records["task"]
+    findings += check(axe_page, f"{base}/evidence/cohorts/{records['cohort'].pk}/{task.slug}/minimum/?minimum=0")
+    axe_page.context.clear_cookies()
+    from lessons.models import Fixture
+
+    staff_fixture_admin(fixture_admin)
+    fixture = next(f for f in Fixture.objects.order_by("pk") if f.current_version and f.current_version.text.count("\n") > 3)
+    sign_in(axe_page, live_server, fixture_admin.username)
+    axe_page.goto(f"{base}/admin/lessons/fixture/{fixture.pk}/change/")
+    text = axe_page.locator("textarea[name=text]")
+    assert text.count() == 1, (axe_page.url, axe_page.locator("body").inner_text()[:800])
+    lines = text.input_value().split("\n")
+    lines[1] = lines[1] + " (고침)"
+    text.fill("\n".join(lines))
+    axe_page.get_by_label("고친 이유").fill("접근성 검사")
+    axe_page.locator("input[name=_save]").click()
+    axe_page.locator(".errornote, .errorlist").first.wait_for()
+    findings += [f"fixture admin held back: {f}" for f in serious_findings(axe_page)]
     assert findings == [], "\n".join(findings)

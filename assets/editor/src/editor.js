@@ -37,10 +37,19 @@ import {
   syntaxHighlighting,
 } from "@codemirror/language";
 import { python } from "@codemirror/lang-python";
+import { HighlightStyle } from "@codemirror/language";
 
 const LINE_HEIGHT = 1.55;
 const SELECTOR = "textarea[data-code-editor]";
 const views = new WeakMap(); // textarea -> EditorView
+
+// CodeMirror's default colours for regular expressions, escapes and special strings (#e40,
+// 3.84:1 on white) and for invalid code (#f00, 4.0:1) fail WCAG 1.4.3. These darker shades
+// (6.1:1 and 6.9:1 on white) replace them; every other colour of the default style is kept.
+const DARKER = { "#e40": "#b03a00", "#f00": "#c00000" };
+const accessibleHighlight = HighlightStyle.define(
+  defaultHighlightStyle.specs.map((spec) => (DARKER[spec.color] ? { ...spec, color: DARKER[spec.color] } : spec)),
+);
 
 const theme = EditorView.theme({
   "&": {
@@ -69,6 +78,8 @@ const theme = EditorView.theme({
   },
   ".cm-content": { padding: "0.5rem 0" },
   ".cm-line": { padding: "0 0.6rem" },
+  // The base theme draws hidden characters in "red" (4.0:1 on white).
+  ".cm-specialChar": { color: "#c00000" },
 });
 
 // Minimum height from the textarea's rows (default 8), so the gutter runs the full height.
@@ -127,7 +138,7 @@ function enhance(textarea) {
         history(),
         indentOnInput(),
         bracketMatching(),
-        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        syntaxHighlighting(accessibleHighlight, { fallback: true }),
         python(),
         indentUnit.of("    "),
         EditorState.tabSize.of(4),

@@ -17,6 +17,7 @@ from exercises.labs import selectors as lab_selectors
 from exercises.labs.models import LabRun
 from exercises.labs.services import request_run
 from lessons.models import CompletionRecord, Lesson
+from lessons.rendering import render_inline_markdown
 from tests.conftest import signed_in
 from tutor.errors import Conflict, NotFound, TutorError
 from tutor.models import AuditEntry
@@ -148,7 +149,8 @@ def test_calibration_comes_first_and_is_its_own_record(learner: User, other_lear
     example = selectors.calibration_examples(task)[0]
     client = signed_in(learner)
     form = client.get(reverse("evidence:calibration", args=[task.slug, example.pk])).content.decode()
-    assert "연습 검토 남기기" in form and task.current_rubric.criteria[0]["levels"][0]["description"] in form
+    assert "연습 검토 남기기" in form and render_inline_markdown(
+        task.current_rubric.criteria[0]["levels"][0]["description"]) in form
     response = client.post(reverse("evidence:practise", args=[task.slug, example.pk]),
                            {f"criterion-{k}": v for k, v in insufficient(task).items()})
     assert response.status_code == 302

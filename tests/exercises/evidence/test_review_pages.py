@@ -21,6 +21,7 @@ from exercises.evidence.models import (
 )
 from lessons.content import ContentError
 from lessons.models import Lesson
+from lessons.rendering import render_inline_markdown
 from lessons.services import load_course
 from tests.conftest import join, signed_in
 from tutor.errors import TutorError
@@ -68,7 +69,7 @@ def test_the_peer_form_shows_level_descriptions_and_says_instructors_see_names(l
     peer.allocate_peer_work(reviewer=learner, task=task)
     page = signed_in(learner).get(reverse("evidence:submission", args=[theirs.pk])).content.decode()
     for level in theirs.rubric_version.criteria[0]["levels"]:
-        assert level["description"] in page
+        assert render_inline_markdown(level["description"]) in page  # `code` in a description renders as code
     assert "강사는 작성자와 검토자 이름을 모두 봅니다" in page
     assert "기준 × 검토자" not in page
 

@@ -84,12 +84,12 @@ def test_step_checklist_marks_a_step_done_only_when_its_checks_passed(learner_cl
 
 
 def test_read_only_files_are_shown_beside_the_editor(learner_client: Client, course) -> None:
-    """A lab that binds server.py shows its text, line by line, in a viewer next to the editor."""
+    """A lab that binds server.py shows its text, line by line and numbered, in a viewer next to the editor."""
     lab = Lab.objects.get(slug="mcp-stdio")
     page = lab_page(learner_client, lab)
     assert "함께 주는 파일 (읽기 전용)" in page and "<code>server.py</code>" in page
     first_line = lab.files["server.py"].splitlines()[0]
-    assert f"<li><code>{escape(first_line)}</code></li>" in page
+    assert f'<li><span class="line-no" aria-hidden="true">1</span><code>{escape(first_line)}</code></li>' in page
 
 
 def test_restore_asks_first_and_undo_reverts_only_the_injected_line(learner_client: Client, replay_lab: Lab) -> None:
