@@ -188,3 +188,15 @@ def test_the_to_do_names_waiting_groups_to_the_teacher_and_judged_claims_to_the_
     assert not [i for i in signed_in(instructor).get("/api/me/todo").json() if i["kind"] == "answer_group"]
     judged = [i for i in signed_in(learner).get("/api/me/todo").json() if i["kind"] == "claim_judged"]
     assert [i["url"] for i in judged] == [reverse("grounding:attempt", args=[first.pk])]
+
+
+def test_a_learners_hidden_characters_reach_the_instructor_as_marks(
+        learner: User, other_learner: User, instructor: User, bookshop: Exercise) -> None:
+    """Trojan Source in a pasted answer: a bidi override and a zero-width space in a learner's claim are shown
+    to the instructor on the answer-groups page as visible marks, never as the raw characters."""
+    hostile = "독서 모임은 책방 이층 \u202e모임방\u202c에서\u200b 열립니다."
+    submit(learner, bookshop, hostile, "no_data", "a")
+    submit(other_learner, bookshop, hostile, "no_data", "b")
+    page = signed_in(instructor).get("/exercises/bookshop/groups/").content.decode()
+    assert "\u202e" not in page and "\u200b" not in page
+    assert "⟨U+202E⟩" in page and "⟨U+200B⟩" in page
