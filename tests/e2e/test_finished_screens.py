@@ -248,7 +248,8 @@ def test_words_progress_counts_and_the_sign_in_fragment(page, live_server, cours
 
 
 def test_sign_out_is_on_screen_at_360px(browser, live_server, course: list[Lesson], instructor: User) -> None:
-    """At 360 px the instructor's 로그아웃 is inside the window (it moved to the brand's row), and reachable by Tab."""
+    """At 360 px the instructor's 로그아웃 is inside the window (it moved to the brand's row), and so is every link
+    of the nav (it wraps onto more rows instead of scrolling links such as 내 계정 out of sight)."""
     context = browser.new_context(viewport=NARROW, locale="ko-KR")
     page = context.new_page()
     sign_in(page, live_server, "teacher")
@@ -257,6 +258,7 @@ def test_sign_out_is_on_screen_at_360px(browser, live_server, course: list[Lesso
     for link in page.locator(".site-header nav a").all():
         other = link.bounding_box()
         assert other is not None
+        assert other["x"] >= 0 and other["x"] + other["width"] <= NARROW["width"], (link.inner_text(), other)
         assert (other["y"] >= box["y"] + box["height"] or other["y"] + other["height"] <= box["y"]
                 or other["x"] >= box["x"] + box["width"] or other["x"] + other["width"] <= box["x"]), (link.inner_text(), other, box)
     context.close()
