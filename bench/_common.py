@@ -67,6 +67,11 @@ class Repeated:
                 f"p25–p75 {percentile(values, 25):{f}}–{percentile(values, 75):{f}}, N={len(values)}; "
                 f"load1 {min(self.loads):.2f}–{max(self.loads):.2f})")
 
+    def short(self, name: str, digits: int = 2) -> str:
+        """``median [min–max]``, for tables."""
+        values, f = self.figures[name], f".{digits}f"
+        return f"{statistics.median(values):{f}} [{min(values):{f}}–{max(values):{f}}]"
+
     def print(self, digits: int = 2) -> None:
         for name in self.figures:
             print(self.line(name, digits))
