@@ -3,17 +3,44 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
-STAMP := $(VENV)/.installed-$(shell sha256sum requirements.lock | cut -c1-16)
+# Two locks, each stamped by its digest: requirements.lock is what serving needs (make serve, dev,
+# setup-dev, check); requirements-dev.lock adds the test and lint tools (make test, lint).
+STAMP := $(VENV)/.installed-runtime-$(shell sha256sum requirements.lock | cut -c1-16)
+DEV_STAMP := $(VENV)/.installed-dev-$(shell sha256sum requirements-dev.lock | cut -c1-16)
+PIP_INSTALL = $(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps
+# pip-compile from pip-tools, for `make lock` (any venv of its own; not installed in .venv).
+COMPILER ?= pip-compile
+COMPILE = $(COMPILER) --generate-hashes --no-emit-find-links --no-emit-index-url --strip-extras
 
-.PHONY: venv serve dev test lint setup-dev check clean assets system-deps
+.PHONY: venv dev-venv serve dev test lint setup-dev check clean assets system-deps lock
 
 venv: $(STAMP)
 
+dev-venv: $(STAMP) $(DEV_STAMP)
+
 $(STAMP): requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps -r requirements.lock
-	@rm -f $(VENV)/.installed-*
+	$(PIP_INSTALL) -r requirements.lock
+	@rm -f $(VENV)/.installed-runtime-*
 	@touch $@
+
+$(DEV_STAMP): requirements-dev.lock $(STAMP)
+	$(PIP_INSTALL) -r requirements-dev.lock
+	@rm -f $(VENV)/.installed-dev-*
+	@touch $@
+
+# Re-lock from pyproject.toml, keeping every pin already in the locks (pip-compile only moves
+# a pin that pyproject.toml no longer allows; add --upgrade-package NAME to move one on
+# purpose). The development lock is compiled against the runtime one, then the packages the
+# runtime lock already pins are left out of it, so the two never disagree and never overlap.
+lock:
+	$(COMPILE) --output-file=requirements.lock pyproject.toml
+	$(COMPILE) --extra=dev --constraint=requirements.lock --output-file=requirements-dev.lock pyproject.toml
+	awk 'NR == FNR { if ($$0 ~ /^[A-Za-z0-9]/) { split($$1, p, "=="); runtime[p[1]] = 1 } next } \
+	  /^#    pip-compile/ { print; print "#"; print "# then without the packages requirements.lock already pins (the runtime); `make lock` does both."; next } \
+	  /^[A-Za-z0-9]/ { split($$1, p, "=="); skip = (p[1] in runtime) } /^#/ { skip = 0 } !skip' \
+	  requirements.lock requirements-dev.lock > .lock-dev.tmp
+	mv .lock-dev.tmp requirements-dev.lock
 
 # What only the system can provide for the lab sandbox: bubblewrap, a system
 # python3 to run inside it, and libseccomp. Installed when we are root with
@@ -51,11 +78,11 @@ dev: setup-dev
 	$(BIN)/python manage.py worker & worker=$$!; trap 'kill $$worker' EXIT INT TERM; \
 	$(BIN)/python manage.py runserver $(PORT)
 
-test: venv system-deps
+test: dev-venv system-deps
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Linting and type checking (ruff, mypy with django-stubs); CI runs this too.
-lint: venv
+lint: dev-venv
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 

@@ -4,7 +4,9 @@ Each client keeps one keep-alive connection (as a browser tab does) and asks
 for the pages in a shuffled order; a small static file is asked in the same
 rounds, so ``lesson/static`` is a ratio taken side by side. Then 60 clients
 open fresh connections at the same instant (a class pressing Enter together)
-and the connection errors are counted.
+and the connection errors are counted. Each concurrency level is repeated
+``--repeats`` times; the table shows each figure as the median over the repeats
+with its min–max, and the ratio line adds p25–p75 and the 1-minute load average.
 
     .venv/bin/python bench/http_pages.py [--database-url postgres://…] [--rounds 20]
 
@@ -20,7 +22,7 @@ import threading
 import time
 from collections import defaultdict
 
-from _common import percentile
+from _common import add_repeats_flag, load1, percentile, repeat
 from _http import Client, Site
 
 PAGES = {
@@ -106,19 +108,29 @@ def main() -> None:
     parser.add_argument("--database-url", default=None, help="a scratch PostgreSQL database (default: SQLite)")
     parser.add_argument("--rounds", type=int, default=20, help="requests per page per client")
     parser.add_argument("--task-workers", type=int, default=2)
+    add_repeats_flag(parser, default=3)
     args = parser.parse_args()
     with Site(database_url=args.database_url, task_workers=args.task_workers, learners=16) as site:
         run_clients(site, 4, 3)  # warm every gunicorn process and thread
         print(f"database={site.vendor} server=gunicorn (make serve) task_workers={args.task_workers}")
-        print(f"{'clients':>7} {'page':<24} {'n':>5} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
+        print(f"each figure: median over {args.repeats} repeats [min–max]; load1 {load1():.2f} at the start")
+        print(f"{'clients':>7} {'page':<24} {'p50 ms':>20} {'p95 ms':>20} {'p99 ms':>20}")
         for concurrency in (1, 4, 16):
-            timings, errors = run_clients(site, concurrency, args.rounds)
+            errors = 0
+
+            def one_pass() -> dict[str, tuple[float, str]]:
+                nonlocal errors
+                timings, failed = run_clients(site, concurrency, args.rounds)
+                errors += failed
+                figures = {f"{name} p{q}": (percentile(timings[name], q), " ms") for name in PAGES for q in (50, 95, 99)}
+                figures["lesson_over_static_p50"] = (percentile(timings["lesson"], 50) / percentile(timings["static"], 50), "")
+                return figures
+
+            result = repeat(one_pass, args.repeats)
             for name in PAGES:
-                values = timings[name]
-                print(f"{concurrency:>7} {name:<24} {len(values):>5} {percentile(values, 50):>8.1f} "
-                      f"{percentile(values, 95):>8.1f} {percentile(values, 99):>8.1f}")
-            ratio = percentile(timings["lesson"], 50) / percentile(timings["static"], 50)
-            print(f"clients={concurrency} errors={errors} lesson_over_static_p50={ratio:.2f} (goal <= 3)")
+                cells = " ".join(f"{result.short(f'{name} p{q}', 1):>20}" for q in (50, 95, 99))
+                print(f"{concurrency:>7} {name:<24} {cells}")
+            print(f"clients={concurrency} errors={errors} {result.line('lesson_over_static_p50')} (goal <= 3)")
         connection_errors, bad_status, p95 = burst(site)
         print(f"burst=60 connection_errors={connection_errors} non_200={bad_status} p95_ms={p95:.0f} (goal 0 errors)")
 

@@ -6,9 +6,15 @@ the sandbox with cgroups turned off (the rlimit fallback). The cost of the
 cgroup alone (make the group, set its limits, read its usage, remove it) is
 timed apart. The CPU time each path costs (this process and every process
 it waited for) is printed too: unlike the wall clock, it does not grow when
-other work on the host delays each of the run's processes in turn. Last
-line: ``ratio=<median sandboxed / median bare>``. Goal: ratio <= 2.0.
-Figures on a shared machine are noisy; compare ratios taken side by side.
+other work on the host delays each of the run's processes in turn. The cost
+of attaching a process to a run's cgroup is timed apart too (the runner has no
+per-phase timings, so a sleeping process is attached to a fresh group).
+
+The whole measurement is repeated ``--repeats`` times (``-n`` runs of each path
+each time); every figure is the median over the repeats with its min–max and
+p25–p75, beside the 1-minute load average. Last line: ``ratio=<median
+sandboxed / median bare>`` with its spread. Goal: ratio <= 2.0. Figures on a
+shared machine are noisy; compare ratios taken side by side.
 """
 
 from __future__ import annotations
@@ -19,17 +25,20 @@ import resource
 import statistics
 import subprocess
 import time
+from collections.abc import Callable
+from typing import Any
 
-from _common import percentile, setup_django, summary
+from _common import add_repeats_flag, repeat, setup_django
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("-n", type=int, default=200)
+    parser.add_argument("-n", type=int, default=100, help="runs of each path per repeat")
+    add_repeats_flag(parser)
     args = parser.parse_args()
     setup_django()
     from exercises.labs import conf
-    from exercises.labs.sandbox import run_python
+    from exercises.labs.sandbox import cgroups, run_python
     from exercises.labs.sandbox.runner import enforcement
 
     limits, config = conf.limits(), conf.sandbox_config()
@@ -44,43 +53,76 @@ def main() -> None:
     for _ in range(10):  # warm caches on every path
         for path in paths.values():
             path()
-    times: dict[str, list[float]] = {name: [] for name in paths}
-    cpu: dict[str, list[float]] = {name: [] for name in paths}
-    # Two passes, each interleaving one sandbox path with bare runs: a cgroup run right after a
-    # run without one cost about 5 ms more (measured), and a site never mixes the two.
-    for sandboxed in ("sandboxed", "sandboxed, no cgroup"):
-        for _ in range(args.n):
-            for name in ("bare", sandboxed):
-                cpu_before = _cpu_ms()
-                started = time.perf_counter()
-                paths[name]()
-                times[name].append((time.perf_counter() - started) * 1000)
-                cpu[name].append(_cpu_ms() - cpu_before)
-    print(f"enforcement: {bounded_by}")
-    for name, values in times.items():
-        print(summary(name, values))
-    # CPU time spent on each path (this process and every process it waited for, directly
-    # or through bwrap and PID 1): the cost of a run, which other load on the host does not change.
-    for name, values in cpu.items():
-        print(summary(f"cpu cost, {name}", values))
-    if backend is not None:
-        setup = []
-        for _ in range(args.n):
-            group = backend.group(0, "bench")
+
+    def one_pass() -> dict[str, tuple[float, str]]:
+        times: dict[str, list[float]] = {name: [] for name in paths}
+        cpu: dict[str, list[float]] = {name: [] for name in paths}
+        # Two passes, each interleaving one sandbox path with bare runs: a cgroup run right after a
+        # run without one cost about 5 ms more (measured), and a site never mixes the two.
+        for sandboxed in ("sandboxed", "sandboxed, no cgroup"):
+            for _ in range(args.n):
+                for name in ("bare", sandboxed):
+                    cpu_before = _cpu_ms()
+                    started = time.perf_counter()
+                    paths[name]()
+                    times[name].append((time.perf_counter() - started) * 1000)
+                    cpu[name].append(_cpu_ms() - cpu_before)
+        figures = {f"wall, {name}": (statistics.median(values), " ms") for name, values in times.items()}
+        # CPU time spent on each path (this process and every process it waited for, directly
+        # or through bwrap and PID 1): the cost of a run, which other load on the host does not change.
+        figures.update({f"cpu cost, {name}": (statistics.median(values), " ms") for name, values in cpu.items()})
+        if backend is not None:
+            setup, attach = _cgroup_alone(backend, cgroups.new_name, limits, args.n)
+            figures["cgroup set-up + read + removal alone (no process)"] = (statistics.median(setup), " ms")
+            figures["cgroup attach alone (a sleeping process)"] = (statistics.median(attach), " ms")
+        overhead = [b - a for a, b in zip(times["bare"][: args.n], times["sandboxed"], strict=True)]
+        figures["overhead (sandboxed - bare)"] = (statistics.median(overhead), " ms")
+        bare, bare_cpu = statistics.median(times["bare"]), statistics.median(cpu["bare"])
+        figures["cpu cost ratio"] = (statistics.median(cpu["sandboxed"]) / bare_cpu, "")
+        figures["cpu cost ratio without cgroup"] = (statistics.median(cpu["sandboxed, no cgroup"]) / bare_cpu, "")
+        figures["ratio without cgroup"] = (statistics.median(times["sandboxed, no cgroup"]) / bare, "")
+        figures["ratio"] = (statistics.median(times["sandboxed"]) / bare, "")
+        return figures
+
+    result = repeat(one_pass, args.repeats)
+    print(f"enforcement: {bounded_by}; {args.n} runs per path per repeat, medians over {args.repeats} repeats")
+    for name in result.figures:
+        if name != "ratio":
+            print(result.line(name))
+    # Last line, for scripts: ratio=<median over repeats of (median sandboxed / median bare)>.
+    print(f"ratio={result.median('ratio'):.2f} ({result.line('ratio').split('(', 1)[1]}")
+
+
+def _cgroup_alone(backend: Any, new_name: Callable[[], str], limits: Any, n: int) -> tuple[list[float], list[float]]:
+    """Time the run group's own cost with no run: set-up + read + removal, and attaching a process.
+
+    The runner exposes no per-phase timings, so the attach is measured alone: a sleeping
+    process is moved into a fresh group (what the runner does to PID 1 before the program starts).
+    A pause before each attach lets the kernel's last attach age out, as between real runs.
+    """
+    setup: list[float] = []
+    attach: list[float] = []
+    for _ in range(n):
+        group = backend.group(new_name())
+        started = time.perf_counter()
+        group.create(limits, processes=limits.processes + 1)
+        group.measure()
+        group.remove()
+        setup.append((time.perf_counter() - started) * 1000)
+    for _ in range(n):
+        group = backend.group(new_name())
+        group.create(limits, processes=limits.processes + 1)
+        sleeper = subprocess.Popen(["sleep", "30"])
+        try:
+            time.sleep(0.02)
             started = time.perf_counter()
-            group.create(limits, processes=limits.processes + 1)
-            group.measure()
+            group.attach(sleeper.pid)
+            attach.append((time.perf_counter() - started) * 1000)
+        finally:
+            sleeper.kill()
+            sleeper.wait()
             group.remove()
-            setup.append((time.perf_counter() - started) * 1000)
-        print(summary("cgroup set-up + read + removal alone (no process)", setup))
-    bare = statistics.median(times["bare"])
-    overhead = [b - a for a, b in zip(times["bare"][: args.n], times["sandboxed"], strict=True)]
-    print(f"overhead: median={statistics.median(overhead):.2f} ms p95={percentile(overhead, 95):.2f} ms")
-    bare_cpu = statistics.median(cpu["bare"])
-    print(f"cpu cost ratio={statistics.median(cpu['sandboxed']) / bare_cpu:.2f} "
-          f"(without cgroup {statistics.median(cpu['sandboxed, no cgroup']) / bare_cpu:.2f})")
-    print(f"ratio without cgroup={statistics.median(times['sandboxed, no cgroup']) / bare:.2f}")
-    print(f"ratio={statistics.median(times['sandboxed']) / bare:.2f}")
+    return setup, attach
 
 
 def _cpu_ms() -> float:
