@@ -64,6 +64,23 @@ def validate(data, schema):
     return problems
 
 
+def type_self_test(proposal, schema):
+    """정수 칸에 True가 들어간 사본을 validate가 정말 거절하는지 확인합니다.
+
+    파이썬에서 bool은 int의 하위 타입이라 isinstance(True, int)가 참입니다. 모델이 금액 대신
+    true를 적어도 형식 검사가 1원으로 받아들이면 안 되므로, 사본 두 개로 직접 시험합니다.
+    """
+    for label, forged in (
+        ("amount=True", dict(proposal, amount=True)),
+        ("evidence_lines=[True]", dict(proposal, evidence_lines=[True])),
+    ):
+        if not validate(forged, schema):
+            raise SystemExit(
+                f"자체 점검 실패: {label}인 사본이 형식 검사를 그냥 통과했습니다. validate의 타입 비교를 확인하세요."
+            )
+    print("1단계 자체 점검: amount=True, evidence_lines=[True] 사본은 타입 오류로 거절")
+
+
 def check_authority(proposal):
     """형식이 맞아도, 모델이 정할 수 없는 상태라면 여기서 멈춥니다."""
     status = proposal["status"]
@@ -100,6 +117,7 @@ def main():
     problems = validate(proposal, PROPOSAL_SCHEMA)
     assert not problems, "형식 검사 실패: " + "; ".join(problems)
     print(f"1단계 형식: 필드 {len(proposal)}개, 타입과 허용값 모두 스키마와 일치")
+    type_self_test(proposal, PROPOSAL_SCHEMA)
 
     check_authority(proposal)
     self_test(proposal)
