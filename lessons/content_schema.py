@@ -10,6 +10,7 @@ sample whose claims match the splitter); these models hold the shape.
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -153,6 +154,10 @@ class EvidenceTaskSpec(Strict):
     fixture: Slug | None = None
     attach_runs: bool = False
     min_peer_reviews: int = Field(default=1, ge=0)
+    # Default schedule times (ISO 8601; without an offset, Seoul time), read by exercises.evidence.content.
+    opens_at: datetime | date | str | None = None
+    due_at: datetime | date | str | None = None
+    peer_due_at: datetime | date | str | None = None
     rubric: Rubric
     calibration: list[CalibrationExample] | None = None
 

@@ -333,7 +333,11 @@ def release_review(*, instructor: User, review: Review, reason: str = "") -> Rev
         review.released_at, review.released_by = now, instructor
         review.save(update_fields=["released_at", "released_by"])
         _notice_released([review.pk])
-    notes = _release_notes(submission=submission, now=now, reviews=[review])
+    # A note waiting on an instructor review this instructor released before goes with this release too.
+    covered = [review] + [earlier for earlier in submission.reviews.select_related("cohort").filter(
+        kind=access.INSTRUCTOR_REVIEW, released_at__isnull=False).exclude(pk=review.pk)
+        if access.may_release(instructor, author=submission.author, cohort=earlier.cohort)]
+    notes = _release_notes(submission=submission, now=now, reviews=covered)
     if newly or notes:
         audit.record(actor=instructor, action="review.release", target=submission, reason=reason,
                      before={"released": False}, after={"released": True},

@@ -140,7 +140,9 @@ def test_calibrate_review_reproduce_release_then_release_the_late_peer_review(
 
     author.goto(submission_url)
     main = author.inner_text("main")
-    assert "동료 의견: 재현이 그대로 됩니다." in main and "강사 검토를 따릅니다" in main and "other" not in main
+    assert "동료 의견: 재현이 그대로 됩니다." in main, main
+    assert "강사 검토를 따릅니다" in main, main
+    assert "other" not in main, main
     author.get_by_role("link", name="내 학습 기록").click()
     tracks = author.inner_text(f"#progress-{task.lesson.slug} >> xpath=..")
     assert "실행해 본 실습" in tracks and "강사 검토" in tracks and "동료 검토" in tracks and "본인 검토" in tracks

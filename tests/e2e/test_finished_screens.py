@@ -11,6 +11,7 @@ import re
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from exercises.evidence import peer
 from exercises.evidence import services as evidence_services
@@ -118,7 +119,7 @@ def test_back_after_submitting_shows_the_submitted_version_and_markdown_is_rende
     page.get_by_role("button", name="미리 보기").click()
     preview = page.locator("#evidence-preview")
     preview.get_by_role("heading", name="고친 점 요약").wait_for()
-    assert page.evaluate("document.activeElement.id") == "evidence-preview-title"
+    expect(page.locator("#evidence-preview-title")).to_be_focused()  # set after htmx settles: waited for
     assert preview.locator("li code").first.inner_text() == "assert"
     page.locator("#draft-status").filter(has_text="초안 저장됨").wait_for()
     page.get_by_role("button", name="제출하기").click()

@@ -9,6 +9,9 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('evidence', '0005_per_review_release_leases_calibration'),
+        # After the other 0006 (both change evidence_submission): on SQLite a migration unapplied out of
+        # its forward order rebuilds the table from a state without the other's columns.
+        ('evidence', '0006_submission_peer_read_and_cited_version'),
         ('tutor', '0007_membership_role_assistant'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

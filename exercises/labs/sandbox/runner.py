@@ -80,7 +80,8 @@ READ_BYTES = 1 << 20
 PACE_AFTER_ROUNDS = 64
 PACE_SECONDS = 0.005
 # RLIMIT_CPU is counted in scheduler ticks: a CPU signal within this much of the limit reached it.
-CPU_TICK_MS = 20.0
+# The share of the CPU limit a run's counted CPU must reach for SIGXCPU/SIGKILL to be named the CPU limit.
+CPU_REACHED = 0.9
 
 
 OOM_SCORE_ADJ = b"1000"
@@ -744,8 +745,9 @@ def classify(watch: _Watch, *, wall_ms: float, cpu_ms: float, peak: int | None, 
         status, basis = "memory", f"cgroup 메모리 한도에서 커널이 프로세스 {oom_kills}개를 종료함(oom_kill)"
     elif word is None:
         status, basis = "killed", "PID 1이 종료 상태를 보고하지 못한 채 샌드박스가 끝남"
-    elif sig in (signal.SIGXCPU, signal.SIGKILL) and cpu_ms >= cpu_limit_ms - CPU_TICK_MS:
-        # Only when the CPU time counted for the run reached the limit: a program can raise SIGXCPU itself.
+    elif sig in (signal.SIGXCPU, signal.SIGKILL) and cpu_ms >= cpu_limit_ms * CPU_REACHED:
+        # Only when the CPU time counted for the run (nearly) reached the limit: a program can raise SIGXCPU
+        # itself. "Nearly": the group's count and the kernel's rlimit check are read at different moments.
         status, basis = "timeout", f"CPU rlimit 신호 {signal.Signals(sig).name}, CPU {cpu_ms:.0f}ms"
     elif sig is not None:
         status, basis = "killed", f"커널이 보고한 종료 신호 {_signal_name(sig)}"
