@@ -135,10 +135,14 @@
     }
     target.focus();
   }
-  var focusWasInTarget = false;
+  // The request whose swap removed the focused control. Kept per request, not as a yes/no for "the last swap":
+  // another swap in between (the header's notice count loads by itself) must not make this one forget.
+  var focusRequest = null;
   document.addEventListener("htmx:beforeSwap", function (event) {
     var active = document.activeElement;
-    focusWasInTarget = Boolean(active && active !== document.body && event.detail.target && event.detail.target.contains(active));
+    if (active && active !== document.body && event.detail.target && event.detail.target.contains(active)) {
+      focusRequest = event.detail.requestConfig || event.detail.elt || null;
+    }
   });
   document.addEventListener("htmx:afterSettle", function (event) {
     var elt = event.detail.requestConfig ? event.detail.requestConfig.elt : event.detail.elt;
@@ -147,9 +151,10 @@
       focusRegion(target.firstElementChild || target);
       return;
     }
+    if (!focusRequest || (event.detail.requestConfig || event.detail.elt) !== focusRequest) return;
+    focusRequest = null;
     var active = document.activeElement;
-    if (!focusWasInTarget || (active && active !== document.body && active.isConnected)) return;
-    focusWasInTarget = false;
+    if (active && active !== document.body && active.isConnected) return;
     var node = elt;
     while (node && node !== document.body) {
       if (node.matches && node.matches(FOCUS_REGIONS)) {
