@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth.models import User
-from django.core.management import CommandError, call_command
-from django.db import DatabaseError, connection, transaction
+from django.core.management import call_command
+from django.db import DatabaseError, connection
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -31,25 +31,12 @@ from exercises.evidence.models import EvidenceTask, PeerAllocation
 from lessons.models import Lesson
 from lessons.services import set_lesson_published
 from tests.conftest import signed_in
+from tests.tutor.test_audit_chain import raw, verify
 from tutor import append_only, audit
 from tutor.models import AuditEntry, IntegrityCheck
 
 TABLE = AuditEntry._meta.db_table
 CHECKS = IntegrityCheck._meta.db_table
-
-
-def raw(sql: str, params: list | None = None) -> None:
-    with transaction.atomic(), connection.cursor() as cursor:  # a savepoint, so PostgreSQL carries on after
-        cursor.execute(sql, params or [])
-
-
-def verify() -> tuple[bool, str]:
-    out = StringIO()
-    try:
-        call_command("verify_audit", stdout=out)
-    except CommandError as error:
-        return False, out.getvalue() + str(error)
-    return True, out.getvalue()
 
 
 @pytest.fixture
