@@ -19,6 +19,7 @@ from lessons.selectors import RecordLink, access_lesson
 from tutor import access
 from tutor.access import AnyUser
 from tutor.errors import Conflict, NotFound
+from tutor.models import members_of
 from tutor.notices.registry import TodoItem
 
 from .models import Attempt, ClaimGroup, ClaimMark, Exercise, GroupJudgement, Variant
@@ -165,9 +166,10 @@ def _taught_authors(user: AnyUser, exercise: Exercise) -> set[int]:
     """Ids of the learners with a submitted attempt on ``exercise`` whom ``user`` instructs."""
     if not access.is_instructor(user):
         return set()
-    authors = (User.objects.filter(grounding_attempts__exercise=exercise,
-                                   grounding_attempts__status=Attempt.Status.SUBMITTED).distinct())
-    return {author.pk for author in authors if access.instructs(user, author)}
+    # The policy's list rule, in one query: the learners of the cohorts where ``user`` may judge claims.
+    taught = members_of(access.cohorts_where(user, access.Perm.JUDGE))
+    return set(taught.filter(grounding_attempts__exercise=exercise,
+                             grounding_attempts__status=Attempt.Status.SUBMITTED).values_list("pk", flat=True))
 
 
 def access_group_exercise(user: AnyUser, slug: str) -> tuple[Exercise, set[int]]:
