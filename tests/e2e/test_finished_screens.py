@@ -22,6 +22,7 @@ from exercises.labs.services import code_digest
 from lessons.models import Fixture, Lesson
 from lessons.services import create_fixture_version
 from tests.conftest import PASSWORD
+from tests.e2e.htmx import wait_settled
 from tutor.models import Cohort
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -213,6 +214,7 @@ def test_focus_follows_the_understood_swap(page, live_server, course: list[Lesso
     sign_in(page, live_server, "learner")
     page.goto(f"{live_server.url}/lessons/{lesson.slug}/")
     page.get_by_role("button", name="답과 해설 보기").first.click()
+    wait_settled(page.locator("div[aria-live=polite]:has(> .answer)").first)
     form = page.locator("form.understood-form").first
     form.get_by_role("button", name="이해했어요").focus()
     page.keyboard.press("Enter")

@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 
 from lessons.models import Lesson, SelfReport
 from tests.conftest import PASSWORD
+from tests.e2e.htmx import wait_settled
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -32,6 +33,7 @@ def test_sign_in_reveal_mark_understood_and_see_it_in_my_records(page, live_serv
     reveal.focus()
     page.keyboard.press("Enter")
     card.locator(".answer").wait_for()
+    wait_settled(card.locator(f"#answer-{check.key}"))
     assert check.explanation[:20] in card.inner_text()
     assert page.evaluate("window.__sameDocument") is True, "htmx swapped the answer in without a reload"
 
