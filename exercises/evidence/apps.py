@@ -65,3 +65,9 @@ class EvidenceConfig(AppConfig):
         from .todo import due_tomorrow_notices
 
         return due_tomorrow_notices(day)
+
+    def timed_notices(self, now: Any) -> int:
+        """Called on each worker clock tick: notices for peer steps that closed with learners still waiting."""
+        from .todo import peer_closed_notices
+
+        return peer_closed_notices(now)

@@ -6,9 +6,11 @@ list is read in a fixed number of queries, whatever the class size.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from django.contrib.auth.models import User
+from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -20,10 +22,20 @@ from tutor.notices.registry import TodoItem
 from tutor.roles import CohortRole
 
 from . import schedule
-from .models import INSUFFICIENT, EvidenceTask, PeerAllocation, Review, Submission
+from .models import (
+    INSUFFICIENT,
+    CohortTaskSetting,
+    EvidenceTask,
+    PeerAllocation,
+    Review,
+    Submission,
+)
 
 DUE_SOON = timedelta(days=7)
 STUCK_WITHIN = timedelta(days=2)
+# A peer step that closed longer ago than this is not announced any more (a schedule set in the past, or the
+# first start of a worker on an old database, must not send a burst of stale notices).
+PEER_CLOSED_ANNOUNCED_FOR = timedelta(days=3)
 
 
 def _attended(user: User) -> dict[int, int]:
@@ -110,6 +122,97 @@ def stuck_learners(cohort_ids: list[int], now: datetime) -> dict[int, list[tuple
     return stuck
 
 
+@dataclass(frozen=True)
+class PeerStepClosed:
+    """A cohort's peer-review step of one task has closed while some of its learners' newest submissions still
+    have fewer peer reviews than the cohort's minimum (and no instructor review to stand in)."""
+
+    cohort: Cohort
+    task: EvidenceTask
+    closed_at: datetime
+    waiting: int
+
+
+def peer_steps_closed(cohorts: list[Cohort], now: datetime, *, since: timedelta | None = None) -> list[PeerStepClosed]:
+    """The closed peer steps of ``cohorts`` with someone still waiting (closed after ``now - since`` when given).
+
+    Four queries whatever the class size: schedules, minimums, memberships, and the submissions of the closed
+    tasks with their peer and instructor review counts. The newest submitted version of each learner counts,
+    as on the queue.
+    """
+    tasks = list(EvidenceTask.objects.active())
+    table = schedule.dates_table([c.pk for c in cohorts], tasks)
+    closed = {key: dates.peer_due_at for key, dates in table.items()
+              if dates.peer_due_at is not None and dates.peer_due_at <= now
+              and (since is None or dates.peer_due_at > now - since)}
+    if not closed:
+        return []
+    minimum = {(row.cohort_id, row.task_id): row.min_peer_reviews
+               for row in CohortTaskSetting.objects.filter(cohort__in=cohorts)}
+    learners: dict[int, set[int]] = {}
+    for cohort_id, user_id in (Membership.objects.active().filter(cohort__in=cohorts, role=CohortRole.LEARNER)
+                               .values_list("cohort_id", "user_id")):
+        learners.setdefault(cohort_id, set()).add(user_id)
+    task_ids = {task_id for _cohort, task_id in closed}
+    authors = set().union(*learners.values()) if learners else set()
+    newest: dict[tuple[int, int], tuple[int, int, bool]] = {}  # (task, author) → (version, peer reviews, instructor)
+    for row in (Submission.objects.submitted().filter(task_id__in=task_ids, author_id__in=authors)
+                .annotate(peers=Count("reviews", filter=Q(reviews__kind=Review.Kind.PEER)),
+                          instructors=Count("reviews", filter=Q(reviews__kind=Review.Kind.INSTRUCTOR)))
+                .values_list("task_id", "author_id", "version", "peers", "instructors")):
+        task_id, author_id, version, peers, instructors = row
+        if (task_id, author_id) not in newest or newest[(task_id, author_id)][0] < version:
+            newest[(task_id, author_id)] = (version, peers, bool(instructors))
+    by_id = {task.pk: task for task in tasks}
+    found = []
+    for cohort in cohorts:
+        for (cohort_id, task_id), closed_at in sorted(closed.items(), key=lambda item: (item[1], item[0])):
+            if cohort_id != cohort.pk:
+                continue
+            task = by_id[task_id]
+            needed = minimum.get((cohort_id, task_id), task.default_min_peer_reviews)
+            waiting = sum(1 for author in learners.get(cohort_id, ())
+                          if (entry := newest.get((task_id, author))) and entry[1] < needed and not entry[2])
+            if waiting:
+                found.append(PeerStepClosed(cohort=cohort, task=task, closed_at=closed_at, waiting=waiting))
+    return found
+
+
+def _peer_closed_title(step: PeerStepClosed) -> str:
+    return _("%(c)s: 동료 검토 마감이 지났는데 기다리는 제출 %(n)d건 (%(t)s)") % {
+        "c": step.cohort.name, "n": step.waiting, "t": step.task.title}
+
+
+def peer_closed_notices(now: datetime) -> int:
+    """Tell each person who reviews for a cohort, once, that its peer step of a task closed with learners still
+    waiting; the notice links to the queue's waiting list, where each row offers 직접 검토하기, 검토자 배정 and
+    lowering the cohort's minimum. Idempotent per (cohort, task, close time, person): a later change of the
+    schedule is a new event, a retry or a second worker host is not."""
+    from tutor.notices.models import Kind
+    from tutor.notices.services import notify
+
+    steps = peer_steps_closed(list(Cohort.objects.all()), now, since=PEER_CLOSED_ANNOUNCED_FOR)
+    if not steps:
+        return 0
+    reviewers: dict[int, list[User]] = {}
+    for membership in (Membership.objects.active().filter(cohort__in={s.cohort.pk for s in steps},
+                                                          role__in=access.GRANTS[access.Perm.REVIEW])
+                       .select_related("user").order_by("user_id")):
+        if membership.user.is_active:
+            reviewers.setdefault(membership.cohort_id, []).append(membership.user)
+    made = 0
+    for step in steps:
+        for person in reviewers.get(step.cohort.pk, []):
+            notify(user=person, kind=Kind.PEER_CLOSED,
+                   key=f"peer_closed:{step.cohort.pk}:{step.task.pk}:{int(step.closed_at.timestamp())}:{person.pk}",
+                   title=_peer_closed_title(step), url=reverse("evidence:queue") + "#waiting-title",
+                   body=_("「%(t)s」의 동료 검토 마감(%(at)s)이 지났습니다. 검토 대기열에서 제출마다 직접 검토하거나, "
+                          "다른 학습자를 배정하거나, 이 기수의 최소 동료 검토 수를 낮출 수 있습니다.")
+                   % {"t": step.task.title, "at": schedule.local_text(step.closed_at)})
+            made += 1
+    return made
+
+
 def teacher_todo(user: User, *, now: datetime | None = None) -> list[TodoItem]:
     """Per cohort the asker reviews for: waiting submissions, disagreements, open flags, stuck learners."""
     from .selectors import instructor_queue
@@ -135,6 +238,9 @@ def teacher_todo(user: User, *, now: datetime | None = None) -> list[TodoItem]:
                 items.append(TodoItem(kind, titles[kind] % {"c": cohort.name, "n": count},
                                       f"{queue_url}{filters[kind]}&cohort={cohort.pk}", count=count,
                                       cohort=cohort.name))
+    items += [TodoItem("peer_closed", _peer_closed_title(step), f"{queue_url}#waiting-title", step.closed_at,
+                       count=step.waiting, cohort=step.cohort.name)
+              for step in peer_steps_closed(cohorts, now)]
     progress_cohorts = [c for c in cohorts if access.may(user, access.Perm.READ_PROGRESS, c)]
     stuck = stuck_learners([c.pk for c in progress_cohorts], now)
     for cohort in progress_cohorts:

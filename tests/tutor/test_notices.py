@@ -110,7 +110,7 @@ def test_notice_settings_take_any_subset_and_refuse_unknown_kinds(learner: User)
     response = put({"due": "off", "digest": "daily"})
     assert response.status_code == 200
     assert response.json() == {"peer_review": "immediate", "review_released": "immediate", "due": "off",
-                                "digest": "daily"}
+                                "digest": "daily", "peer_closed": "immediate"}
     assert put({"grades": "off"}).status_code == 422
     assert put({"due": "sometimes"}).status_code == 422
     assert notices.mode_of(learner, Kind.DUE) == Mode.OFF

@@ -14,6 +14,7 @@ class Kind(models.TextChoices):
     REVIEW_RELEASED = "review_released", _("검토 공개")
     DUE = "due", _("내일 마감")
     DIGEST = "digest", _("강사 하루 요약")
+    PEER_CLOSED = "peer_closed", _("동료 검토 마감 뒤 기다리는 제출 (강사·조교)")
 
 
 class Mode(models.TextChoices):

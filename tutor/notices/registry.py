@@ -2,7 +2,10 @@
 
 - ``todo_for(user) -> list[TodoItem]``: what this person owes, in that app;
 - ``digest_lines_for(user) -> list[str]``: lines of a teacher's daily digest;
-- ``daily_notices(day: date) -> int``: make the notices of a day (e.g. "due tomorrow"); return how many.
+- ``daily_notices(day: date) -> int``: make the notices of a day (e.g. "due tomorrow"); return how many;
+- ``timed_notices(now: datetime) -> int``: make the notices of events that happen at a scheduled time rather
+  than on a request (e.g. "the peer step closed"); called on every worker's clock tick, so it must be cheap
+  when nothing is due and idempotent per event and person (``notify``'s key).
 
 ``tutor`` imports no app: each app that has something to say defines the method.
 """
@@ -17,7 +20,7 @@ from typing import Any
 from django.apps import apps
 
 LEARNER_KINDS = ("peer_review", "due", "overdue", "review_released", "resubmission", "claim_judged")
-TEACHER_KINDS = ("waiting_review", "disagreement", "flag", "stuck_learner", "answer_group")
+TEACHER_KINDS = ("waiting_review", "disagreement", "flag", "peer_closed", "stuck_learner", "answer_group")
 
 
 @dataclass(frozen=True)
@@ -51,3 +54,7 @@ def digest_lines_for(user: Any) -> list[str]:
 
 def daily_notices(day: Any) -> int:
     return sum(hook(day) for hook in _hooks("daily_notices"))
+
+
+def timed_notices(now: datetime) -> int:
+    return sum(hook(now) for hook in _hooks("timed_notices"))

@@ -13,7 +13,7 @@ ModeIn = Literal["immediate", "daily", "off"]
 
 class TodoOut(Schema):
     kind: str = Field(..., description="peer_review, due, overdue, review_released, resubmission, claim_judged; "
-                                       "강사·조교: waiting_review, disagreement, flag, stuck_learner, answer_group")
+                                       "강사·조교: waiting_review, disagreement, flag, peer_closed, stuck_learner, answer_group")
     title: str
     url: str
     due_at: datetime | None = Field(..., description="동료 검토는 배정 기한, 마감 항목은 (연장을 반영한) 마감 시각")
@@ -43,3 +43,4 @@ class NoticeSettingsIn(Schema):
     review_released: ModeIn | None = None
     due: ModeIn | None = None
     digest: ModeIn | None = None
+    peer_closed: ModeIn | None = None

@@ -1,19 +1,27 @@
 """The worker's clock: each worker process calls ``tick`` as it loops; the day's jobs run on one host only.
 
-A job is claimed with a ``DailyRun`` row (unique per job and date) and its task is
+Timed events (a peer step that closed) are looked for on every tick, on every host: the apps'
+``timed_notices`` hooks make each notice under a key naming the event and the person, so a second host
+finds it made and sends nothing.
+
+A daily job is claimed with a ``DailyRun`` row (unique per job and date) and its task is
 enqueued in the same transaction, so exactly one worker enqueues it and a worker
 dying right after the claim still leaves the task in the queue.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from . import registry
 from .models import DailyRun
+
+logger = logging.getLogger(__name__)
 
 CHECK_EVERY_SECONDS = 30.0
 _last_check = 0.0
@@ -31,7 +39,12 @@ def tick(*, worker: str, now: datetime | None = None, force: bool = False) -> li
 
     from .tasks import run_daily_job
 
-    local = timezone.localtime(now or timezone.now())
+    now = now or timezone.now()
+    try:
+        registry.timed_notices(now)
+    except Exception:  # a fault in one app's notices must not stop the worker taking runs; it is logged
+        logger.exception("timed notices failed")
+    local = timezone.localtime(now)
     if local.hour < settings.NOTICES_DAILY_HOUR:
         return []
     claimed = []
