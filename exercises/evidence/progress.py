@@ -24,7 +24,7 @@ from tutor.models import Cohort, members_of
 
 from . import schedule
 from .models import EvidenceTask, Review, Submission
-from .selectors import access_cohort, instructor_queue
+from .selectors import access_cohort
 
 STATE_LABELS = {"submitted": _("제출"), "late": _("기한 후 제출"), "missing": _("미제출 (마감 지남)"),
                 "waiting_review": _("검토 대기"), "open": _("진행 중"), "not_open": _("열리기 전")}
@@ -91,6 +91,9 @@ def cohort_table(user: AnyUser, cohort_id: int, *, show: str = "", sort: str = "
         (row["user_id"], row["kind"]): (row["n"], row["last"])
         for row in CompletionRecord.objects.filter(user_id__in=ids).values("user_id", "kind")
         .annotate(n=Count("lesson_id", distinct=True), last=Max("at"))}
+    last_record: dict[int, datetime | None] = {}
+    for (uid, _kind), (_n, last) in facts.items():
+        last_record[uid] = _latest(last_record.get(uid), last)
     attempts = {row["user_id"]: row["n"] for row in CompletionRecord.objects.filter(
         user_id__in=ids, kind=CompletionRecord.Kind.EXERCISE_ATTEMPTED).values("user_id").annotate(n=Count("id"))}
     runs = {row["user_id"]: (row["n"], row["last"]) for row in LabRun.objects.filter(user_id__in=ids).own_work()
@@ -106,10 +109,24 @@ def cohort_table(user: AnyUser, cohort_id: int, *, show: str = "", sort: str = "
                   .values("user_id").annotate(n=Count("id"))}
     review_kinds: dict[int, list[str]] = {}
     labels = dict(Review.Kind.choices)
-    for submission_id, kind in (Review.objects.filter(submission_id__in=[s.pk for s in newest.values()])
-                                .order_by("created_at").values_list("submission_id", "kind")):
+    reviewed: set[int] = set()  # by an instructor
+    peer_done: set[int] = set()
+    unreleased: set[int] = set()
+    for submission_id, kind, released_at in (Review.objects.filter(submission_id__in=[s.pk for s in newest.values()])
+                                             .order_by("created_at").values_list("submission_id", "kind",
+                                                                                 "released_at")):
         review_kinds.setdefault(submission_id, []).append(str(labels[kind]))
-    waiting = ({row.submission.pk for row in instructor_queue(user, cohort_id=cohort.pk) if row.state == "needs_review"}
+        if kind == Review.Kind.INSTRUCTOR:
+            reviewed.add(submission_id)
+        elif kind == Review.Kind.PEER:
+            peer_done.add(submission_id)
+        if kind != Review.Kind.SELF and released_at is None:
+            unreleased.add(submission_id)
+    # "검토 대기" is the queue's needs_review (``QueueRow.state``), worked out from the rows read above instead of
+    # building the whole queue: no instructor review yet, and either a review waits for release or no peer
+    # review came. ``test_progress_waiting_agrees_with_the_queue`` holds the two equal.
+    waiting = ({pk for pk in (s.pk for s in newest.values())
+                if pk not in reviewed and (pk in unreleased or pk not in peer_done)}
                if access.may(user, access.Perm.REVIEW, cohort) else set())
     rows = []
     for learner in learners:
@@ -119,8 +136,7 @@ def cohort_table(user: AnyUser, cohort_id: int, *, show: str = "", sort: str = "
         row.grounding_attempts = attempts.get(learner.pk, 0)
         row.understood = understood.get(learner.pk, 0)
         row.labs_run, last_run = runs.get(learner.pk, (0, None))
-        row.last_activity = _latest(last_run, last_submit.get(learner.pk),
-                                    *(last for (uid, _kind), (_n, last) in facts.items() if uid == learner.pk))
+        row.last_activity = _latest(last_run, last_submit.get(learner.pk), last_record.get(learner.pk))
         for task in tasks:
             task_dates = dates[(cohort.pk, task.pk)]
             due = extensions.get((cohort.pk, task.pk, learner.pk), task_dates.due_at)

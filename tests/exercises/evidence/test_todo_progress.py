@@ -149,3 +149,36 @@ def test_the_progress_page_shows_30_cards_a_page(make_user: Callable[..., User],
     assert first.count("data-learner=") == 30 and "page=2" in first and "sort=username" in first
     second = client.get(f"/evidence/cohorts/{cohort.pk}/progress/?sort=username&page=2").content.decode()
     assert second.count("data-learner=") == 5 and 'data-learner="p34"' in second
+
+
+def test_progress_waiting_agrees_with_the_queue(
+        make_user: Callable[..., User], instructor: User, cohort: Cohort, task: EvidenceTask) -> None:
+    """The progress table works out "검토 대기" from review rows instead of building the queue; for every review
+    state (none, an unreleased peer review, a released one, an instructor review before and after release) it
+    says "waiting_review" exactly where the queue says needs_review."""
+    from exercises.evidence.progress import cohort_table
+    from exercises.evidence.selectors import instructor_queue
+
+    def judged() -> dict[str, str]:
+        return {c["key"]: INSUFFICIENT for c in task.current_rubric.criteria}
+
+    authors = [make_user(f"author{n}") for n in range(5)]
+    subs = [submitted(author, task) for author in authors]
+    reviewer = make_user("peer")
+    submitted(reviewer, task)
+    services.record_review(reviewer=instructor, submission=subs[3], kind=Review.Kind.INSTRUCTOR,
+                           judgements=judged(), comment="")
+    services.record_review(reviewer=instructor, submission=subs[4], kind=Review.Kind.INSTRUCTOR,
+                           judgements=judged(), comment="")
+    services.release_reviews(instructor=instructor, submission=subs[4])
+    for target in (subs[1], subs[2]):
+        allocation = peer.assign_peer(instructor=instructor, submission=target, reviewer=reviewer)
+        services.record_review(reviewer=reviewer, submission=allocation.submission, kind=Review.Kind.PEER,
+                               judgements=judged(), comment="")
+    services.release_reviews(instructor=instructor, submission=subs[2])
+    queue = {row.submission.pk: row.state for row in instructor_queue(instructor, cohort_id=cohort.pk)}
+    _cohort, _tasks, rows = cohort_table(instructor, cohort.pk)
+    cells = {cell.submission_id: cell.state for row in rows for cell in row.tasks if cell.submission_id}
+    assert {pk for pk, state in queue.items() if state == "needs_review"} == \
+        {pk for pk, state in cells.items() if state == "waiting_review"}
+    assert {queue[s.pk] for s in subs} == {"needs_review", "reviewed", "released"}, "every state is exercised"
