@@ -57,7 +57,8 @@ def grow(cohort, size: int, task, instructor) -> None:  # type: ignore[no-untype
                               stdout="1\n", finished_at=timezone.now(), attempts=1)
         record_completion(user=user, lesson=lesson, kind=CompletionRecord.Kind.OPENED)
         if n % 2 == 0:
-            services.save_draft(author=user, task=task, text="증거 글", run_ids=[], lines=[])
+            services.save_draft(author=user, task=task, text=f"증거 글: 학습자 {n}번이 근거 줄을 인용해 쓴 제출입니다.",
+                                run_ids=[], lines=[])
             services.submit(author=user, task=task, submit_key=uuid.uuid4().hex)
     for user in members_of(cohort).order_by("username")[:size // 4]:
         try:

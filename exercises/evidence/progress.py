@@ -8,7 +8,8 @@ waiting for review). Nothing here says "mastered".
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
+from urllib.parse import quote
 
 from django.contrib.auth.models import User
 from django.db.models import Count, Max
@@ -29,6 +30,9 @@ from .selectors import access_cohort
 STATE_LABELS = {"submitted": _("제출"), "late": _("기한 후 제출"), "missing": _("미제출 (마감 지남)"),
                 "waiting_review": _("검토 대기"), "open": _("진행 중"), "not_open": _("열리기 전")}
 FILTERS = ("not_started", "behind", "waiting_for_me")
+QUIET = frozenset({"open", "not_open"})  # nothing submitted, and nothing is late yet
+QUIET_AFTER = timedelta(days=7)
+URL_SAFE = "!$&'()*+,;=/~:@"  # what ``reverse()`` leaves unquoted in a path argument (RFC 3986 sub-delims and more)
 SORTS = ("username", "last_activity", "behind")
 
 
@@ -41,6 +45,11 @@ class TaskCell:
     due_at: datetime | None = None
     submission_id: int | None = None
     reviews: list[str] = field(default_factory=list)  # kinds of the reviews it has, e.g. ["본인 검토", "동료 검토"]
+
+    @property
+    def quiet(self) -> bool:
+        """Nothing submitted, nothing late, and no due time within the coming week: a card counts it only."""
+        return self.state in QUIET and (self.due_at is None or self.due_at - timezone.now() > QUIET_AFTER)
 
     @property
     def label(self) -> str:
@@ -70,6 +79,17 @@ class LearnerRow:
     @property
     def waiting_for_me(self) -> bool:
         return any(cell.state == "waiting_review" for cell in self.tasks)
+
+    @property
+    def notable_tasks(self) -> list[TaskCell]:
+        """The cells a card shows one by one: a submission, a missed due time, or a due time still ahead.
+        With forty-odd tasks in the course, a card listing every "진행 중" would be mostly noise (and long at
+        360 px); those are counted in ``quiet_tasks`` instead. The CSV and the API keep every cell."""
+        return [cell for cell in self.tasks if not cell.quiet]
+
+    @property
+    def quiet_tasks(self) -> int:
+        return sum(1 for cell in self.tasks if cell.quiet)
 
 
 def _latest(*values: datetime | None) -> datetime | None:
@@ -128,28 +148,32 @@ def cohort_table(user: AnyUser, cohort_id: int, *, show: str = "", sort: str = "
     waiting = ({pk for pk in (s.pk for s in newest.values())
                 if pk not in reviewed and (pk in unreleased or pk not in peer_done)}
                if access.may(user, access.Perm.REVIEW, cohort) else set())
+    # Per task once, not per learner and task: the ids, texts and cohort dates the cells need.
+    columns = [(task.pk, task.slug, task.title, dates[(cohort.pk, task.pk)]) for task in tasks]
+    columns = [(pk, slug, title, task_dates, task_dates.is_open(now)) for pk, slug, title, task_dates in columns]
+    extended = {(task_id, learner_id): due for (_c, task_id, learner_id), due in extensions.items()}
+    learner_url = reverse("evidence:cohort-learner", args=[cohort.pk, "__learner__"])
     rows = []
     for learner in learners:
-        row = LearnerRow(learner=learner, url=reverse("evidence:cohort-learner", args=[cohort.pk, learner.username]))
-        opened = facts.get((learner.pk, CompletionRecord.Kind.OPENED), (0, None))
+        uid = learner.pk
+        row = LearnerRow(learner=learner, url=learner_url.replace("__learner__", quote(learner.username, safe=URL_SAFE)))
+        opened = facts.get((uid, CompletionRecord.Kind.OPENED), (0, None))
         row.lessons_opened = opened[0]
-        row.grounding_attempts = attempts.get(learner.pk, 0)
-        row.understood = understood.get(learner.pk, 0)
-        row.labs_run, last_run = runs.get(learner.pk, (0, None))
-        row.last_activity = _latest(last_run, last_submit.get(learner.pk), last_record.get(learner.pk))
-        for task in tasks:
-            task_dates = dates[(cohort.pk, task.pk)]
-            due = extensions.get((cohort.pk, task.pk, learner.pk), task_dates.due_at)
-            latest = newest.get((learner.pk, task.pk))
+        row.grounding_attempts = attempts.get(uid, 0)
+        row.understood = understood.get(uid, 0)
+        row.labs_run, last_run = runs.get(uid, (0, None))
+        row.last_activity = _latest(last_run, last_submit.get(uid), last_record.get(uid))
+        for task_id, slug, title, task_dates, is_open in columns:
+            due = extended.get((task_id, uid), task_dates.due_at)
+            latest = newest.get((uid, task_id))
             if latest is not None:
-                state = "waiting_review" if latest.pk in waiting else ("late" if latest.late_by else "submitted")
-                row.tasks.append(TaskCell(task.slug, task.title, state, bool(latest.late_by), due, latest.pk,
-                                          review_kinds.get(latest.pk, [])))
-            elif not task_dates.is_open(now):
-                row.tasks.append(TaskCell(task.slug, task.title, "not_open", due_at=due))
+                pk = latest.pk
+                state = "waiting_review" if pk in waiting else ("late" if latest.late_by else "submitted")
+                row.tasks.append(TaskCell(slug, title, state, bool(latest.late_by), due, pk, review_kinds.get(pk, [])))
+            elif not is_open:
+                row.tasks.append(TaskCell(slug, title, "not_open", due_at=due))
             else:
-                row.tasks.append(TaskCell(task.slug, task.title, "missing" if due and due < now else "open",
-                                          due_at=due))
+                row.tasks.append(TaskCell(slug, title, "missing" if due and due < now else "open", due_at=due))
         rows.append(row)
     if show in FILTERS:
         rows = [row for row in rows if getattr(row, show)]
