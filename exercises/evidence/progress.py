@@ -149,8 +149,8 @@ def cohort_table(user: AnyUser, cohort_id: int, *, show: str = "", sort: str = "
                 if pk not in reviewed and (pk in unreleased or pk not in peer_done)}
                if access.may(user, access.Perm.REVIEW, cohort) else set())
     # Per task once, not per learner and task: the ids, texts and cohort dates the cells need.
-    columns = [(task.pk, task.slug, task.title, dates[(cohort.pk, task.pk)]) for task in tasks]
-    columns = [(pk, slug, title, task_dates, task_dates.is_open(now)) for pk, slug, title, task_dates in columns]
+    columns = [(task.pk, task.slug, task.title, task_dates, task_dates.is_open(now))
+               for task, task_dates in ((task, dates[(cohort.pk, task.pk)]) for task in tasks)]
     extended = {(task_id, learner_id): due for (_c, task_id, learner_id), due in extensions.items()}
     learner_url = reverse("evidence:cohort-learner", args=[cohort.pk, "__learner__"])
     rows = []

@@ -633,6 +633,7 @@ class CohortWaiting:
     choices: dict[int, list[Candidate]] = field(default_factory=dict)  # task id -> who submitted it, least loaded first
     may_change_settings: bool = False
     peer_closed: set[int] = field(default_factory=set)  # task ids whose peer step has closed for this cohort
+    more: int = 0  # waiting rows not shown (the longest-waiting come first)
 
 
 @dataclass
@@ -651,22 +652,30 @@ class ReviewerPool:
     practised: set[tuple[int, int]]  # (task, learner)
     handed: set[tuple[int, int, int]]  # (task, reviewer, author)
     load: dict[tuple[int, int], int]  # (task, reviewer) -> allocations that stand for a review
+    # Worked out once per task and per (task, author), so a queue of n waiting rows costs n times a pass over
+    # one sorted list, not n sorts of every learner.
+    _choices: dict[int, list[Candidate]] = field(default_factory=dict, init=False, repr=False)
+    _handed_by: dict[tuple[int, int], set[int]] | None = field(default=None, init=False, repr=False)
 
     def choices_for(self, task: int) -> list[Candidate]:
         """Everyone who could take work of ``task`` from some author (the search field's list), least loaded first."""
-        result = [Candidate(user=person, load=self.load.get((task, person.pk), 0)) for person in self.people
-                  if (task, person.pk) in self.submitted
-                  and (task not in self.must_practise or (task, person.pk) in self.practised)]
-        return sorted(result, key=lambda c: (c.load, c.user.get_username()))
+        if task not in self._choices:
+            result = [Candidate(user=person, load=self.load.get((task, person.pk), 0)) for person in self.people
+                      if (task, person.pk) in self.submitted
+                      and (task not in self.must_practise or (task, person.pk) in self.practised)]
+            self._choices[task] = sorted(result, key=lambda c: (c.load, c.user.get_username()))
+        return self._choices[task]
 
     def candidates_for(self, submission: Submission) -> list[Candidate]:
-        """Least loaded first, then by name."""
-        task = submission.task_id
-        result = [Candidate(user=person, load=self.load.get((task, person.pk), 0)) for person in self.people
-                  if person.pk != submission.author_id and (task, person.pk) in self.submitted
-                  and (task not in self.must_practise or (task, person.pk) in self.practised)
-                  and (task, person.pk, submission.author_id) not in self.handed]
-        return sorted(result, key=lambda c: (c.load, c.user.get_username()))
+        """The task's choices less the author and whoever was already handed this author's work of the task;
+        least loaded first, then by name."""
+        if self._handed_by is None:
+            self._handed_by = {}
+            for task_id, reviewer_id, author_id in self.handed:
+                self._handed_by.setdefault((task_id, author_id), set()).add(reviewer_id)
+        author = submission.author_id
+        handed = self._handed_by.get((submission.task_id, author), set())
+        return [c for c in self.choices_for(submission.task_id) if c.user.pk != author and c.user.pk not in handed]
 
 
 def reviewer_pool(instructor: AnyUser, tasks: Iterable[int]) -> ReviewerPool:
@@ -693,8 +702,10 @@ def reviewer_pool(instructor: AnyUser, tasks: Iterable[int]) -> ReviewerPool:
     )
 
 
-def waiting_list(instructor: AnyUser) -> list[CohortWaiting]:
-    """Per cohort the instructor teaches: who is waiting for peer reviews, and who could review them."""
+def waiting_list(instructor: AnyUser, *, shown: int | None = None) -> list[CohortWaiting]:
+    """Per cohort the instructor teaches: who is waiting for peer reviews, and who could review them; with
+    ``shown``, only that many rows per cohort (the longest-waiting) carry their candidates, and ``more`` counts
+    the rest."""
     cohorts = list(instructor_cohorts(instructor).order_by("name"))
     chosen = {(setting.task_id, setting.cohort_id): setting.min_peer_reviews
               for setting in CohortTaskSetting.objects.filter(cohort__in=cohorts)}
@@ -703,6 +714,9 @@ def waiting_list(instructor: AnyUser) -> list[CohortWaiting]:
         rows = [_queue_row(s, chosen.get((s.task_id, cohort.pk), s.task.default_min_peer_reviews))
                 for s in _newest_submissions(members_of(cohort))]
         waiting.append((cohort, [row for row in rows if row.waiting_for_peers and not row.submission.superseded]))
+    hidden = {cohort.pk: max(0, len(rows) - shown) if shown is not None else 0 for cohort, rows in waiting}
+    if shown is not None:
+        waiting = [(cohort, rows[:shown]) for cohort, rows in waiting]
     pool = reviewer_pool(instructor, {row.submission.task_id for _cohort, rows in waiting for row in rows})
     from .schedule import (
         dates_table,  # schedule reads the models only; imported here to keep the rooms apart
@@ -717,7 +731,8 @@ def waiting_list(instructor: AnyUser) -> list[CohortWaiting]:
                                    for task_id in {row.submission.task_id for row in rows}},
                           may_change_settings=access.may_change_cohort_setting(instructor, cohort),
                           peer_closed={task_id for (cohort_id, task_id), dates in closed.items()
-                                       if cohort_id == cohort.pk and dates.peer_due_at and dates.peer_due_at < now})
+                                       if cohort_id == cohort.pk and dates.peer_due_at and dates.peer_due_at < now},
+                          more=hidden[cohort.pk])
             for cohort, rows in waiting]
 
 

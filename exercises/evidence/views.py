@@ -322,6 +322,9 @@ def resolve_flag(request: SignedInRequest, flag_id: int) -> HttpResponse:
     return redirect("evidence:submission", submission_id=flag.review.submission_id)
 
 
+QUEUE_PAGE_SIZE = 30  # rows per page, and waiting rows per cohort: the page costs about the same for 5 or 200
+
+
 @require_safe
 def queue(request: SignedInRequest) -> HttpResponse:
     """The instructor's review queue, filtered by cohort, task, state, flags and disagreement."""
@@ -331,9 +334,13 @@ def queue(request: SignedInRequest) -> HttpResponse:
         state=request.GET.get("state", ""), flagged="flagged" in request.GET,
         disagreement="disagreement" in request.GET, sort=request.GET.get("sort", "oldest"),
     )
+    page = Paginator(rows, QUEUE_PAGE_SIZE).get_page(request.GET.get("page"))
+    kept = request.GET.copy()
+    kept.pop("page", None)
     return render(request, "evidence/queue.html", {
-        "rows": rows, "cohorts": selectors.cohorts_of(request.user), "may_export": selectors.may_export(request.user),
-        "waiting": selectors.waiting_list(request.user),
+        "rows": page.object_list, "page": page, "total": len(rows), "query": kept.urlencode(),
+        "cohorts": selectors.cohorts_of(request.user), "may_export": selectors.may_export(request.user),
+        "waiting": selectors.waiting_list(request.user, shown=QUEUE_PAGE_SIZE),
         "tasks": selectors.active_tasks(),
         "filters": request.GET,
     })

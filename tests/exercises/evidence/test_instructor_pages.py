@@ -125,3 +125,25 @@ def test_release_per_task_covers_only_the_instructors_cohorts(learner: User, oth
     assert mine.reviews.get().released_at is not None
     assert not theirs.reviews.exists()
     assert signed_in(learner).post(reverse("evidence:release-task", args=[task.slug])).status_code == 404
+
+
+def test_queue_pages_its_rows_and_caps_the_waiting_list(make_user, instructor: User, task: EvidenceTask,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a page size of 2 and three waiting submissions: page 1 lists two (the longest-waiting), page 2 the
+    third with the filters kept in its links; the waiting list shows two with "1건 더". Reading more than the
+    page shows is what made the queue grow with the class."""
+    from exercises.evidence import views
+
+    monkeypatch.setattr(views, "QUEUE_PAGE_SIZE", 2)
+    authors = [make_user(f"author{n}") for n in range(3)]
+    for author in authors:
+        submitted(author, task)
+    client = signed_in(instructor)
+    first = client.get(reverse("evidence:queue") + "?task=" + task.slug).content.decode()
+    assert "기다리는 제출이 1건 더 있습니다" in first
+    assert "제출 3건 · 1/2쪽" in first
+    assert f"?task={task.slug}&amp;page=2" in first
+    second = client.get(reverse("evidence:queue") + f"?task={task.slug}&page=2").content.decode()
+    table = second[second.index("모든 제출"):]
+    assert "author2 · 판 1" in table and "author0 · 판 1" not in table
+    assert "author0 · 판 1" in first[first.index("모든 제출"):]
