@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from exercises.labs.checking import run_checks
-from exercises.labs.content import read_lab
+from exercises.labs.content import program_for_step, read_lab
 from exercises.labs.sandbox.runner import RunResult
 
 CONTENT = Path(__file__).resolve().parents[2] / "lessons" / "content"
@@ -42,7 +42,7 @@ def failing_checks(lesson: str, lab: str, code: str, step_kind: str, tmp_path: P
         assert code.count(step["inject"]["find"]) == 1, "the inject must match the code exactly once"
         code = code.replace(step["inject"]["find"], step["inject"]["replace"])
     checks = [c for c in spec["checks"] if c["id"] in step["checks"]]
-    result = run_plain(lesson, lab, code, tmp_path)
+    result = run_plain(lesson, lab, program_for_step(step, code), tmp_path)
     return [r["id"] for r in run_checks(checks, result) if not r["passed"]]
 
 
