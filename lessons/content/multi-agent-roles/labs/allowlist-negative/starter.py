@@ -42,7 +42,7 @@ class Policy:
 
     def deny(self, agent, target, reason):
         # TODO(실습): 지금은 막기만 하고 기록을 남기지 않는다. 막은 호출도 감사 기록의 일부다.
-        #   raise 하기 전에 ("DENY", agent, target, reason)을 self.audit에 더하세요.
+        #   무엇을 어떤 모양으로, 언제 남겨야 하는지는 ALLOW 기록, expect_denied, main의 집계를 읽고 정하세요.
         raise Denied(f"{agent} → {target}: {reason}")
 
     def call_tool(self, agent, server, tool, obj_tenant):
