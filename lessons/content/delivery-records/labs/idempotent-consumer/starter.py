@@ -92,9 +92,9 @@ def on_message(store, env, payload, events):
         events.append((mid, "DROPPED", "stale version"))
         return "낡은 판"
     # TODO(실습): 지금은 "본 적 있나 확인 → 처리 → 기록" 순서다. 두 소비자가 거의 동시에 같은
-    #   메시지를 받으면 둘 다 "본 적 없음"을 보고 둘 다 처리한다. 처리하기 전에
-    #   store.claim(키)로 먼저 선점하고, 선점하지 못하면 ("중복")으로 돌아가게 고치세요.
-    #   그리고 아래 on_success의 기록도 store.claim이 만든 줄을 고치도록(update) 바꿔야 합니다.
+    #   메시지를 받으면 둘 다 "본 적 없음"을 보고 둘 다 처리한다. 부수 효과가 한 번만 나도록
+    #   순서를 다시 설계하세요. Store가 이미 제공하는 것을 읽어 보고, 다른 소비자에게 진 경우에
+    #   무엇을 돌려줄지, 아래 on_success의 기록이 그 설계와 맞는지도 직접 정합니다.
     states = ["RUNNING"]
     for attempt in range(1, MAX_ATTEMPTS + 1):
         try:
