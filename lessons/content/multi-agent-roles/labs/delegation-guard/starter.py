@@ -68,15 +68,23 @@ class RunStore:
             message_id = parent
         return edges
 
+    def is_cycle(self, parent_id, edge):
+        """이 위임이 순환이면 True. reserve가 잠금 안에서 부른다.
+
+        받는 것: 부모 메시지 id(뿌리 위임이면 None)와 새 간선 (보낸 쪽, 받는 쪽, 의도 해시).
+        약속: 같은 간선이 이 위임의 **현재 인과 경로**에 이미 있을 때만 순환이다. 같은 Run의 다른
+        가지(형제)에서 같은 간선을 썼다고 순환은 아니다. 저장소의 상태는 바꾸지 않는다.
+        """
+        # TODO(실습): 위 약속대로 다시 작성하세요. 지금 몸통은 자리만 채운 것으로, Run 전체에서 한 번이라도
+        #   쓰인 간선이면 순환으로 본다. 그러면 같은 간선을 쓰는 정상적인 형제 가지까지 막힌다.
+        return any(seen == edge for _parent, seen, _hop in self.messages.values())
+
     def reserve(self, parent_id, edge, hop):
         """깊이·순환·팬아웃·예산을 확인하고, 통과하면 예산을 빼고 간선을 등록한다. 한 번에."""
         with self.lock:
             if hop >= self.limits["max_depth"]:
                 raise Rejected("depth")
-            # TODO(실습): 지금은 Run 전체에서 한 번이라도 쓰인 간선이면 순환으로 본다. 그러면
-            #   같은 간선을 쓰는 정상적인 형제 가지까지 막힌다. 무엇을 순환이라 부를지 정하고
-            #   (어느 메시지들을 거슬러 볼지, 무엇이 같아야 같은 간선인지), 그때만 "cycle"로 거부하세요.
-            if any(seen == edge for _parent, seen, _hop in self.messages.values()):
+            if self.is_cycle(parent_id, edge):
                 raise Rejected("cycle")
             if self.children.get(parent_id, 0) >= self.limits["max_fanout"]:
                 raise Rejected("fan-out")
