@@ -24,6 +24,7 @@ def run_plain(lesson: str, lab: str, code: str, tmp_path: Path) -> RunResult:
     """Run ``code`` as main.py beside the lab's files and fixtures, as the sandbox binds them."""
     folder = CONTENT / lesson / "labs" / lab
     spec = read_lab(folder)
+    tmp_path.mkdir(parents=True, exist_ok=True)
     for name, text in spec["files"].items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     for slug in spec["fixture_slugs"]:
@@ -123,3 +124,47 @@ def test_mcp_stdio_starter_fails_run(tmp_path: Path) -> None:
     """The starter (host allowlist TODO empty) does not already pass the run step."""
     assert "host-refused" in failing_checks("mcp-stdio", "mcp-stdio", starter("mcp-stdio", "mcp-stdio"), "run",
                                             tmp_path)
+
+
+def _jittered(code: str, seed: int) -> str:
+    """The delegation-guard program with random delays where thread timing could matter."""
+    jitter = f"__import__('time').sleep(__import__('random').Random({seed} + threading.get_ident() % 97).random() * 0.02)"
+    changes = [
+        ("    def racer(n):\n        try:", f"    def racer(n):\n        {jitter}\n        try:"),
+        ("        self._lock.acquire()\n", f"        {jitter}\n        self._lock.acquire()\n"),
+        ("            if self.remaining <= 0:", f"            {jitter}\n            if self.remaining <= 0:"),
+    ]
+    for find, replace in changes:
+        assert code.count(find) == 1, find
+        code = code.replace(find, replace)
+    return code
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_delegation_guard_race_does_not_depend_on_thread_timing(seed: int, tmp_path: Path) -> None:
+    """Scene 5 gives 2/4 with the lock and 4/4 without it whatever delays the threads meet (no sleep decides it)."""
+    code = solution("multi-agent-roles", "delegation-guard")
+    assert "time.sleep" not in code and "Barrier" not in code
+    locked = run_plain("multi-agent-roles", "delegation-guard", _jittered(code, seed), tmp_path / "locked")
+    unlocked_code = code.replace("        with self.lock:", "        with contextlib.nullcontext():")
+    unlocked = run_plain("multi-agent-roles", "delegation-guard", _jittered(unlocked_code, seed), tmp_path / "open")
+    assert "5: 허용 2개, 남은 예산 0" in locked.stdout and locked.exit_code == 0, locked.stderr
+    assert "5: 허용 4개, 남은 예산 -2" in unlocked.stdout and unlocked.exit_code != 0, unlocked.stdout
+
+
+@pytest.mark.parametrize("lab", [("toy-embedding-search", "toy-embedding-search"),
+                                 ("multi-agent-roles", "delegation-guard")])
+def test_extend_step_catches_what_the_run_step_misses(lab: tuple[str, str], tmp_path: Path) -> None:
+    """A mutant that passes the run step (a newer draft kept; a pair-only cycle rule) fails the extend step."""
+    lesson, slug = lab
+    code = solution(lesson, slug)
+    wrong = {
+        "toy-embedding-search": ('doc["version"] == CURRENT_VERSION}', 'doc["version"] >= CURRENT_VERSION}'),
+        "delegation-guard": ("edge in self.path_edges(parent_id)",
+                             "edge[:2] in [seen[:2] for seen in self.path_edges(parent_id)]"),
+    }[slug]
+    assert code.count(wrong[0]) == 1
+    mutant = code.replace(*wrong)
+    assert failing_checks(lesson, slug, mutant, "run", tmp_path / "run") == []
+    assert "extra-cases" in failing_checks(lesson, slug, mutant, "extend", tmp_path / "extend")
+    assert failing_checks(lesson, slug, code, "extend", tmp_path / "ref") == []
