@@ -168,3 +168,18 @@ def test_extend_step_catches_what_the_run_step_misses(lab: tuple[str, str], tmp_
     assert failing_checks(lesson, slug, mutant, "run", tmp_path / "run") == []
     assert "extra-cases" in failing_checks(lesson, slug, mutant, "extend", tmp_path / "extend")
     assert failing_checks(lesson, slug, code, "extend", tmp_path / "ref") == []
+
+
+@pytest.mark.parametrize("delays", [(0.0, 0.2), (0.2, 0.0)])
+def test_idempotent_consumer_does_not_depend_on_thread_timing(delays: tuple[float, float], tmp_path: Path) -> None:
+    """Even when one concurrent consumer reads the step version 200 ms after the other (longer than a save
+    takes), the reference loses one claim instead of seeing a stale version, and saves once."""
+    code = solution("delivery-records", "idempotent-consumer")
+    find = '        rows = self.sql("select version from step_version where step = ?", step)\n'
+    assert code.count(find) == 1 and code.count("import threading\n") == 1
+    code = code.replace("import threading\n", f"import threading\n\nSLOW_READS = iter({list(delays)!r})\n")
+    code = code.replace(find, f"        time.sleep(next(SLOW_READS, 0.0))\n{find}")
+    result = run_plain("delivery-records", "idempotent-consumer", code, tmp_path)
+    assert result.exit_code == 0, result.stderr
+    assert "M-101  DUPLICATE  (claimed by another consumer)" in result.stdout
+    assert "요약: 처리 2, 중복 2, 낡은 판 1, 만료 1, 포기 1, 입력 오류 1 | 부수 효과 2, 실패 보관 3" in result.stdout
