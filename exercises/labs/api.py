@@ -40,7 +40,8 @@ def get_lab(request: ApiRequest, slug: str) -> dict:
     return {
         "slug": lab.slug, "lesson": lab.lesson.slug, "title": lab.title, "summary": lab.summary,
         "version": lab.version, "starter_code": lab.starter_code,
-        "steps": [{key: step[key] for key in ("kind", "title", "html", "checks")} for step in lab.steps],
+        "steps": [{**{key: step[key] for key in ("kind", "title", "html", "checks")}, "cases": step.get("cases", "")}
+                  for step in lab.steps],
     }
 
 

@@ -17,6 +17,22 @@ from .checking import CHECK_KINDS
 from .content_schema import LabFile
 from .models import Lab
 
+CASES_BANNER = "# --- 이 단계가 프로그램 뒤에 붙이는 추가 사례 ---"
+
+
+def program_for_step(step: dict[str, Any] | None, code: str) -> str:
+    """The program a step runs: the learner's code, followed by the step's extra ``cases`` for an ``extend`` step.
+
+    The one place where a step changes what runs: the worker, ``check_labs`` and
+    the mutant tests all go through it. The cases are lab content (part of the
+    lab's version), appended at run time, so the stored code stays what the
+    learner wrote and a re-run never appends them twice.
+    """
+    cases = (step or {}).get("cases") or ""
+    if not cases.strip():
+        return code
+    return f"{code.rstrip()}\n\n\n{CASES_BANNER}\n{cases}"
+
 
 def read_lab(folder: Path) -> dict[str, Any]:
     path = folder / "lab.yaml"
@@ -42,6 +58,7 @@ def read_lab(folder: Path) -> dict[str, Any]:
             "html": render_markdown(str(step.get("text", ""))),
             "checks": list(step.get("checks", [])),
             "inject": step.get("inject"),
+            "cases": str(step.get("cases", "")),
         })
     files = {name: (folder / name).read_text(encoding="utf-8") for name in spec.get("files", [])}
     return {

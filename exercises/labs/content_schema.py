@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from lessons.content_schema import Slug, Strict, Text
 
@@ -27,11 +27,22 @@ class Inject(Strict):
 
 
 class LabStep(Strict):
-    kind: Literal["predict", "run", "inject", "observe", "restore"]
+    """One step. An ``extend`` step carries ``cases``: Python appended to the learner's program when that step runs."""
+
+    kind: Literal["predict", "run", "inject", "observe", "restore", "extend"]
     title: str = ""
     text: str = ""
     checks: list[str] = Field(default_factory=list)
     inject: Inject | None = None
+    cases: str = ""
+
+    @model_validator(mode="after")
+    def cases_belong_to_extend(self) -> LabStep:
+        if self.kind == "extend" and (not self.cases.strip() or not self.checks):
+            raise ValueError("extend 단계에는 cases(프로그램 뒤에 붙일 사례 코드)와 checks가 필요합니다")
+        if self.kind != "extend" and self.cases:
+            raise ValueError("cases는 extend 단계에만 쓸 수 있습니다")
+        return self
 
 
 class LabCheck(Strict):

@@ -25,8 +25,9 @@ class Lab(models.Model):
         INJECT = "inject", _("실패 주입하기")
         OBSERVE = "observe", _("관찰하기")
         RESTORE = "restore", _("되돌리기")
+        EXTEND = "extend", _("사례 늘리기")
 
-    RUNNABLE_STEPS = (StepKind.RUN, StepKind.INJECT, StepKind.RESTORE)
+    RUNNABLE_STEPS = (StepKind.RUN, StepKind.INJECT, StepKind.RESTORE, StepKind.EXTEND)
 
     lesson = models.ForeignKey(Lesson, on_delete=models.PROTECT, related_name="labs")
     slug = models.SlugField(unique=True)
@@ -34,7 +35,7 @@ class Lab(models.Model):
     title = models.CharField(max_length=200)
     summary = models.TextField(blank=True)
     instructions_html = models.TextField(blank=True)
-    steps = models.JSONField(default=list, help_text="[{kind, title, html, checks, inject}]")
+    steps = models.JSONField(default=list, help_text="[{kind, title, html, checks, inject, cases}]")
     checks = models.JSONField(default=list, help_text="[{id, kind, value, label}]")
     starter_code = models.TextField()
     solution_code = models.TextField(help_text=_("참고 답안: 학습자에게 보내지 않습니다."))

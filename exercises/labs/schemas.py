@@ -58,7 +58,7 @@ class RunOut(Schema):
 
 class RunIn(Schema):
     code: str = Field(..., description="main.py의 내용")
-    step: str = Field("run", description="run · inject · restore")
+    step: str = Field("run", description="run · inject · restore · extend")
     prediction: str = Field("", max_length=4000)
 
 
@@ -67,6 +67,7 @@ class StepOut(Schema):
     title: str
     html: str
     checks: list[str]
+    cases: str = Field("", description="extend 단계: 실행할 때 프로그램 뒤에 붙는 추가 사례 코드")
 
 
 class LabOut(Schema):

@@ -28,7 +28,7 @@ from tutor.errors import Conflict, Refused, Throttled, TutorError
 
 from . import conf, records, selectors, wakeup
 from .checking import run_checks
-from .content import read_lab
+from .content import program_for_step, read_lab
 from .models import Lab, LabRun, SandboxHealth
 from .sandbox import RunResult, run_python
 from .sandbox.runner import enforcement, interpreter, sandbox_problem
@@ -237,9 +237,10 @@ def execute_run(*, run_id: int) -> None:
     try:
         files = _sandbox_files(run)
         run.files = {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())}
-        result = run_python(run.code, files=files, stdin=run.stdin.encode("utf-8") if run.stdin else None,
-                            limits=conf.limits(), config=conf.sandbox_config())
         checks = run.lab.step(run.step) or {}
+        result = run_python(program_for_step(checks, run.code), files=files,
+                            stdin=run.stdin.encode("utf-8") if run.stdin else None,
+                            limits=conf.limits(), config=conf.sandbox_config())
         by_id = {check["id"]: check for check in run.lab.checks}
         run.check_results = run_checks([by_id[c] for c in checks.get("checks", [])], result)
         run.interpreter = f"Python {interpreter(conf.sandbox_config().python).version}" if result.status != "refused" else ""

@@ -3,7 +3,8 @@
 ``check_labs`` and the lab content tests both call ``verify_lab``, so what the
 command reports and what CI asserts are the same thing. Each step that names
 checks is run with the solution (with the step's ``inject`` change applied for
-an ``inject`` step) and must pass all of them; the starter code must *not*
+an ``inject`` step, and the step's extra ``cases`` appended for an ``extend``
+step, see ``content.program_for_step``) and must pass all of them; the starter code must *not*
 already pass the ``run`` step, or the lab teaches nothing.
 """
 
@@ -18,7 +19,7 @@ import yaml
 
 from . import conf
 from .checking import run_checks
-from .content import read_lab
+from .content import program_for_step, read_lab
 from .sandbox import RunResult, run_python
 
 
@@ -95,7 +96,7 @@ def verify_lab(folder: Path) -> LabVerdict:
                 verdict.steps.append(StepVerdict(kind=step["kind"], status="-", problem="주입할 곳이 하나가 아님"))
                 continue
             code = code.replace(find, step["inject"]["replace"])
-        result = _run(code, files)
+        result = _run(program_for_step(step, code), files)
         outcome = run_checks([checks[c] for c in step["checks"]], result)
         verdict.steps.append(StepVerdict(
             kind=step["kind"], status=result.status, failed=[item["id"] for item in outcome if not item["passed"]],
@@ -106,6 +107,9 @@ def verify_lab(folder: Path) -> LabVerdict:
         verdict.starter_already_passes = all(item["passed"] for item in outcome)
     return verdict
 
+
+MUTANT_STEPS = ("run", "inject", "extend")
+"""The steps a wrong solution is run through: the learner's own program, the injected fault, the extra cases."""
 
 MUTANTS_DIR = "mutants"
 """Test-only wrong solutions of a lab: ``labs/<lab>/mutants/<name>.yaml``; never loaded, shown or digested.
@@ -119,7 +123,7 @@ when its other lines are reworded.
 
 @dataclass
 class MutantVerdict:
-    """One wrong solution: whether a checked ``run`` or ``inject`` step failed on it, and where."""
+    """One wrong solution: whether a checked ``run``, ``inject`` or ``extend`` step failed on it, and where."""
 
     name: str
     rule: str
@@ -154,7 +158,7 @@ def mutant_code(path: Path, solution: str) -> tuple[str, str, str]:
 
 
 def verify_mutant(folder: Path, path: Path, spec: dict[str, Any] | None = None) -> MutantVerdict:
-    """Run a wrong solution through the lab's checked ``run`` and ``inject`` steps, as a learner's code would be.
+    """Run a wrong solution through the lab's checked ``run``, ``inject`` and ``extend`` steps, as a learner's code would be.
 
     The mutant is caught when any of those steps does not pass all its checks. An
     ``inject`` step whose ``find`` text is not in the mutant exactly once is skipped
@@ -170,7 +174,7 @@ def verify_mutant(folder: Path, path: Path, spec: dict[str, Any] | None = None) 
     if problem:
         return verdict
     for step in spec["steps"]:
-        if not step["checks"] or step["kind"] not in ("run", "inject"):
+        if not step["checks"] or step["kind"] not in MUTANT_STEPS:
             continue
         run_code = code
         if step["inject"]:
@@ -178,7 +182,7 @@ def verify_mutant(folder: Path, path: Path, spec: dict[str, Any] | None = None) 
             if code.count(find) != 1:
                 continue
             run_code = code.replace(find, step["inject"]["replace"])
-        outcome = run_checks([checks[c] for c in step["checks"]], _run(run_code, files))
+        outcome = run_checks([checks[c] for c in step["checks"]], _run(program_for_step(step, run_code), files))
         failed = [item["id"] for item in outcome if not item["passed"]]
         if failed:
             verdict.caught_at.append(f"{step['kind']}({','.join(failed)})")

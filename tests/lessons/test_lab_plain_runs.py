@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from exercises.labs.checking import run_checks
-from exercises.labs.content import read_lab
+from exercises.labs.content import program_for_step, read_lab
 from exercises.labs.sandbox.runner import RunResult
 
 CONTENT = Path(__file__).resolve().parents[2] / "lessons" / "content"
@@ -24,6 +24,7 @@ def run_plain(lesson: str, lab: str, code: str, tmp_path: Path) -> RunResult:
     """Run ``code`` as main.py beside the lab's files and fixtures, as the sandbox binds them."""
     folder = CONTENT / lesson / "labs" / lab
     spec = read_lab(folder)
+    tmp_path.mkdir(parents=True, exist_ok=True)
     for name, text in spec["files"].items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     for slug in spec["fixture_slugs"]:
@@ -42,7 +43,7 @@ def failing_checks(lesson: str, lab: str, code: str, step_kind: str, tmp_path: P
         assert code.count(step["inject"]["find"]) == 1, "the inject must match the code exactly once"
         code = code.replace(step["inject"]["find"], step["inject"]["replace"])
     checks = [c for c in spec["checks"] if c["id"] in step["checks"]]
-    result = run_plain(lesson, lab, code, tmp_path)
+    result = run_plain(lesson, lab, program_for_step(step, code), tmp_path)
     return [r["id"] for r in run_checks(checks, result) if not r["passed"]]
 
 
@@ -123,3 +124,62 @@ def test_mcp_stdio_starter_fails_run(tmp_path: Path) -> None:
     """The starter (host allowlist TODO empty) does not already pass the run step."""
     assert "host-refused" in failing_checks("mcp-stdio", "mcp-stdio", starter("mcp-stdio", "mcp-stdio"), "run",
                                             tmp_path)
+
+
+def _jittered(code: str, seed: int) -> str:
+    """The delegation-guard program with random delays where thread timing could matter."""
+    jitter = f"__import__('time').sleep(__import__('random').Random({seed} + threading.get_ident() % 97).random() * 0.02)"
+    changes = [
+        ("    def racer(n):\n        try:", f"    def racer(n):\n        {jitter}\n        try:"),
+        ("        self._lock.acquire()\n", f"        {jitter}\n        self._lock.acquire()\n"),
+        ("            if self.remaining <= 0:", f"            {jitter}\n            if self.remaining <= 0:"),
+    ]
+    for find, replace in changes:
+        assert code.count(find) == 1, find
+        code = code.replace(find, replace)
+    return code
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_delegation_guard_race_does_not_depend_on_thread_timing(seed: int, tmp_path: Path) -> None:
+    """Scene 5 gives 2/4 with the lock and 4/4 without it whatever delays the threads meet (no sleep decides it)."""
+    code = solution("multi-agent-roles", "delegation-guard")
+    assert "time.sleep" not in code and "Barrier" not in code
+    locked = run_plain("multi-agent-roles", "delegation-guard", _jittered(code, seed), tmp_path / "locked")
+    unlocked_code = code.replace("        with self.lock:", "        with contextlib.nullcontext():")
+    unlocked = run_plain("multi-agent-roles", "delegation-guard", _jittered(unlocked_code, seed), tmp_path / "open")
+    assert "5: 허용 2개, 남은 예산 0" in locked.stdout and locked.exit_code == 0, locked.stderr
+    assert "5: 허용 4개, 남은 예산 -2" in unlocked.stdout and unlocked.exit_code != 0, unlocked.stdout
+
+
+@pytest.mark.parametrize("lab", [("toy-embedding-search", "toy-embedding-search"),
+                                 ("multi-agent-roles", "delegation-guard")])
+def test_extend_step_catches_what_the_run_step_misses(lab: tuple[str, str], tmp_path: Path) -> None:
+    """A mutant that passes the run step (a newer draft kept; a pair-only cycle rule) fails the extend step."""
+    lesson, slug = lab
+    code = solution(lesson, slug)
+    wrong = {
+        "toy-embedding-search": ('doc["version"] == CURRENT_VERSION}', 'doc["version"] >= CURRENT_VERSION}'),
+        "delegation-guard": ("edge in self.path_edges(parent_id)",
+                             "edge[:2] in [seen[:2] for seen in self.path_edges(parent_id)]"),
+    }[slug]
+    assert code.count(wrong[0]) == 1
+    mutant = code.replace(*wrong)
+    assert failing_checks(lesson, slug, mutant, "run", tmp_path / "run") == []
+    assert "extra-cases" in failing_checks(lesson, slug, mutant, "extend", tmp_path / "extend")
+    assert failing_checks(lesson, slug, code, "extend", tmp_path / "ref") == []
+
+
+@pytest.mark.parametrize("delays", [(0.0, 0.2), (0.2, 0.0)])
+def test_idempotent_consumer_does_not_depend_on_thread_timing(delays: tuple[float, float], tmp_path: Path) -> None:
+    """Even when one concurrent consumer reads the step version 200 ms after the other (longer than a save
+    takes), the reference loses one claim instead of seeing a stale version, and saves once."""
+    code = solution("delivery-records", "idempotent-consumer")
+    find = '        rows = self.sql("select version from step_version where step = ?", step)\n'
+    assert code.count(find) == 1 and code.count("import threading\n") == 1
+    code = code.replace("import threading\n", f"import threading\n\nSLOW_READS = iter({list(delays)!r})\n")
+    code = code.replace(find, f"        time.sleep(next(SLOW_READS, 0.0))\n{find}")
+    result = run_plain("delivery-records", "idempotent-consumer", code, tmp_path)
+    assert result.exit_code == 0, result.stderr
+    assert "M-101  DUPLICATE  (claimed by another consumer)" in result.stdout
+    assert "요약: 처리 2, 중복 2, 낡은 판 1, 만료 1, 포기 1, 입력 오류 1 | 부수 효과 2, 실패 보관 3" in result.stdout

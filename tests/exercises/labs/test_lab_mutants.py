@@ -1,7 +1,7 @@
 """Each lab's wrong solutions (``labs/<lab>/mutants/*.py``) fail its checks in the real sandbox; the reference passes.
 
 The mutants go through ``verify_mutant``, the same path ``check_labs`` takes:
-the lab's checked ``run`` and ``inject`` steps, evaluated by the lab's own checks.
+the lab's checked ``run``, ``inject`` and ``extend`` steps, evaluated by the lab's own checks.
 Runs go through a small thread pool (each run takes one sandbox slot).
 """
 

@@ -1,7 +1,7 @@
 """Run every lab's reference solution and injected failure through the sandbox; one line per lab.
 
 Each line ends with ``mutants caught: k/n``: how many of the lab's wrong solutions
-(``labs/<lab>/mutants/*.yaml``, changes applied to the reference) fail its checked run or inject step. A lab fails
+(``labs/<lab>/mutants/*.yaml``, changes applied to the reference) fail its checked run, inject or extend step. A lab fails
 when its reference fails, when it has fewer than three mutants, or when it
 catches fewer than two of them.
 """

@@ -86,8 +86,9 @@ def read_with_retries(tool, doc_id, trace):
 
 def review_evidence(request, notice):
     """근거를 검토한다. 문제가 없으면 None, 있으면 보류 사유를 돌려준다."""
-    # TODO: 요청한 판(request["version"])과 읽어 온 공지의 판이 다르면
-    #       f"요청한 판은 v{request['version']}, 현행 판은 v{notice['version']}입니다"를 돌려준다.
+    # TODO: 요청이 묻는 판과 읽어 온 공지가 맞지 않는 경우를 직접 정해 보류 사유를 돌려주세요.
+    #       어떤 경우가 "맞지 않음"인지(옛 판만? 새 판도?)가 설계입니다. 사유 문구의 모양은
+    #       "요청한 판은 v1, 현행 판은 v2입니다"입니다.
     if not TOPIC_EVIDENCE[request["topic"]].search(notice["text"]):
         return f"{request['topic']}에 대한 근거가 공지에 없습니다"
     return None

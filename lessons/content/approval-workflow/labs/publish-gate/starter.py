@@ -61,8 +61,9 @@ def publish(state, channel, done):
         return "보류: 자료 기한 지남"
     if state["approved_by"] is None:
         return "보류: 승인 전"
-    # TODO: 승인한 뒤 문서가 고쳐졌다면(승인한 판과 지금 판이 다르면) 승인을 지우고
-    #       "보류: 문서 판이 바뀌어 승인 무효, 다시 승인 필요"를 돌려준다.
+    # TODO: 사람이 승인한 뒤 문서가 고쳐졌을 수 있다. 그것을 무엇으로 알아볼지, 그때 이 요청의
+    #       승인 기록을 어떻게 할지는 직접 정하세요. 보류할 때의 결과 문구는
+    #       "보류: 문서 판이 바뀌어 승인 무효, 다시 승인 필요"입니다.
     key = idempotency_key(state)
     if key in done:
         return "중복 요청: 이미 공개됨, 다시 보내지 않음"

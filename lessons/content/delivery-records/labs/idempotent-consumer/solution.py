@@ -38,17 +38,21 @@ class Store:
         with self.lock:
             return self.db.execute(statement, args).fetchall()
 
+    def meet(self):
+        """동시 전달을 재현하는 동안에는 두 소비자가 모두 여기까지 온 뒤에야 둘 다 넘어간다."""
+        if self.together is not None:
+            try:
+                self.together.wait(timeout=2)
+            except threading.BrokenBarrierError:
+                pass
+
     def lookup(self, key):
         """키의 기록을 읽는다. 동시 전달을 재현하는 동안에는 두 소비자가 모두 읽은 뒤에야 돌아온다.
 
         그래서 "둘 다 본 적 없음을 본다"는 가장 나쁜 순서가 스레드 일정과 상관없이 매번 일어난다.
         """
         rows = self.sql("select status from claims where key = ?", key)
-        if self.together is not None:
-            try:
-                self.together.wait(timeout=2)
-            except threading.BrokenBarrierError:
-                pass
+        self.meet()
         return rows
 
     def claim(self, key):
@@ -60,7 +64,10 @@ class Store:
             return False
 
     def version(self, step):
+        """분기의 상태 판을 읽는다. 동시 전달 동안에는 두 소비자가 모두 읽은 뒤에 돌아오므로, 한쪽이 먼저
+        저장을 마쳐 다른 쪽이 "낡은 판"을 보는 일이 스레드 일정에 따라 생기지 않는다."""
         rows = self.sql("select version from step_version where step = ?", step)
+        self.meet()
         return rows[0][0] if rows else 0
 
 

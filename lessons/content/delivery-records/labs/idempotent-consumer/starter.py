@@ -38,17 +38,21 @@ class Store:
         with self.lock:
             return self.db.execute(statement, args).fetchall()
 
+    def meet(self):
+        """동시 전달을 재현하는 동안에는 두 소비자가 모두 여기까지 온 뒤에야 둘 다 넘어간다."""
+        if self.together is not None:
+            try:
+                self.together.wait(timeout=2)
+            except threading.BrokenBarrierError:
+                pass
+
     def lookup(self, key):
         """키의 기록을 읽는다. 동시 전달을 재현하는 동안에는 두 소비자가 모두 읽은 뒤에야 돌아온다.
 
         그래서 "둘 다 본 적 없음을 본다"는 가장 나쁜 순서가 스레드 일정과 상관없이 매번 일어난다.
         """
         rows = self.sql("select status from claims where key = ?", key)
-        if self.together is not None:
-            try:
-                self.together.wait(timeout=2)
-            except threading.BrokenBarrierError:
-                pass
+        self.meet()
         return rows
 
     def claim(self, key):
@@ -60,7 +64,10 @@ class Store:
             return False
 
     def version(self, step):
+        """분기의 상태 판을 읽는다. 동시 전달 동안에는 두 소비자가 모두 읽은 뒤에 돌아오므로, 한쪽이 먼저
+        저장을 마쳐 다른 쪽이 "낡은 판"을 보는 일이 스레드 일정에 따라 생기지 않는다."""
         rows = self.sql("select version from step_version where step = ?", step)
+        self.meet()
         return rows[0][0] if rows else 0
 
 
@@ -92,9 +99,9 @@ def on_message(store, env, payload, events):
         events.append((mid, "DROPPED", "stale version"))
         return "낡은 판"
     # TODO(실습): 지금은 "본 적 있나 확인 → 처리 → 기록" 순서다. 두 소비자가 거의 동시에 같은
-    #   메시지를 받으면 둘 다 "본 적 없음"을 보고 둘 다 처리한다. 처리하기 전에
-    #   store.claim(키)로 먼저 선점하고, 선점하지 못하면 ("중복")으로 돌아가게 고치세요.
-    #   그리고 아래 on_success의 기록도 store.claim이 만든 줄을 고치도록(update) 바꿔야 합니다.
+    #   메시지를 받으면 둘 다 "본 적 없음"을 보고 둘 다 처리한다. 부수 효과가 한 번만 나도록
+    #   순서를 다시 설계하세요. Store가 이미 제공하는 것을 읽어 보고, 다른 소비자에게 진 경우에
+    #   무엇을 돌려줄지, 아래 on_success의 기록이 그 설계와 맞는지도 직접 정합니다.
     states = ["RUNNING"]
     for attempt in range(1, MAX_ATTEMPTS + 1):
         try:

@@ -85,11 +85,10 @@ def answer(question):
     # 첫 검색에서 빠진 사실만 골라 다시 찾는다. 다시 찾기는 한 번에 사실 하나, 모두 합쳐 MAX_RESEARCH회까지.
     missing = [need for need, found in (("장소", place), ("예정", day)) if not found]
     research = 0
-    # TODO: missing에 남은 사실을 차례로 find_loose(group, need)로 다시 찾는다.
-    #   - 찾으면 trace에 f"다시 찾기 {research}회: {show(edge)}"를 남기고 missing에서 뺀다.
-    #     "장소"면 place를, "예정"이면 scheduled와 day(= edge[2])를 채운다.
-    #   - 못 찾으면 f"다시 찾기 {research}회: {group}의 '{need}' 관계 없음"을 남긴다.
-    #   - 모두 합쳐 MAX_RESEARCH회를 넘기지 않는다.
+    # TODO: 빠진 사실을 다시 찾는 반복문을 직접 설계하세요. 무엇으로 찾을지(첫 검색과 무엇이 달라야
+    #   하는지), 찾은 사실을 어느 변수에 채울지, 언제 멈출지는 위 주석의 규칙과 아래의 assert를 읽고 정합니다.
+    #   추적 기록의 모양만은 약속입니다: f"다시 찾기 {research}회: {show(edge)}" (찾음),
+    #   f"다시 찾기 {research}회: {group}의 '{need}' 관계 없음" (못 찾음).
 
     if place and closed is None:
         closed = find(place[2], "휴관")

@@ -92,10 +92,10 @@ class StdioClient:
 def call_tool(client, step, name, arguments, tally):
     """도구 하나를 부르고 결과를 분류한다: "ok", "host", "server", "tool-error"."""
     label = f"[{step}] tools/call {name} {json.dumps(arguments, ensure_ascii=False)}"
-    # TODO(실습): 호스트의 허용 목록 검사가 빠져 있습니다.
-    #   name이 ALLOWED_TOOLS에 없으면 서버로 보내지 말고
-    #   f"{label} → 거부(호스트): 허용 목록에 없는 도구라 서버로 보내지 않음" 을 출력한 뒤
-    #   tally["거부"]를 1 늘리고 "host"를 돌려주세요. 이 검사는 client.request()보다 앞에 와야 합니다.
+    # TODO(실습): 호스트의 허용 목록 검사가 빠져 있습니다. 사람이 허락하지 않은 도구는 서버에
+    #   닿으면 안 됩니다. 어디서, 무엇과 비교해 막을지는 직접 정하세요. 막았을 때의 약속:
+    #   f"{label} → 거부(호스트): 허용 목록에 없는 도구라 서버로 보내지 않음"을 출력하고,
+    #   거부로 세고, "host"를 돌려줍니다.
     reply = client.request("tools/call", {"name": name, "arguments": arguments})
     if "error" in reply:
         error = reply["error"]

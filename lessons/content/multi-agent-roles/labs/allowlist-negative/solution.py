@@ -41,6 +41,11 @@ class Policy:
         self.approvals = set()            # 사람이 승인한 (에이전트, 도구)
 
     def deny(self, agent, target, reason):
+        """금지된 호출 하나를 멈춘다.
+
+        약속: 호출은 언제나 Denied로 멈추고, 멈추기 전에 그 호출의 감사 기록이 한 줄 남는다.
+        기록은 ALLOW 기록과 같은 모양(결과, 에이전트, 대상, 사유)이라 한 목록에서 함께 셀 수 있다.
+        """
         self.audit.append(("DENY", agent, target, reason))
         raise Denied(f"{agent} → {target}: {reason}")
 

@@ -41,8 +41,13 @@ class Policy:
         self.approvals = set()            # 사람이 승인한 (에이전트, 도구)
 
     def deny(self, agent, target, reason):
+        """금지된 호출 하나를 멈춘다.
+
+        약속: 호출은 언제나 Denied로 멈추고, 멈추기 전에 그 호출의 감사 기록이 한 줄 남는다.
+        기록은 ALLOW 기록과 같은 모양(결과, 에이전트, 대상, 사유)이라 한 목록에서 함께 셀 수 있다.
+        """
         # TODO(실습): 지금은 막기만 하고 기록을 남기지 않는다. 막은 호출도 감사 기록의 일부다.
-        #   raise 하기 전에 ("DENY", agent, target, reason)을 self.audit에 더하세요.
+        #   무엇을 어떤 모양으로, 언제 남겨야 하는지는 ALLOW 기록, expect_denied, main의 집계를 읽고 정하세요.
         raise Denied(f"{agent} → {target}: {reason}")
 
     def call_tool(self, agent, server, tool, obj_tenant):

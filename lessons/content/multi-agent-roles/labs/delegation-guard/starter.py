@@ -9,7 +9,6 @@ payload의 hop·trust·예산 주장은 읽지 않는다. 예산의 권위 있�
 import contextlib  # 실패 주입 단계에서 잠금 대신 쓰는 빈 잠금(nullcontext)
 import hashlib
 import threading
-import time
 
 LIMITS = {"max_depth": 3, "max_fanout": 4, "delegation_budget": 6}
 
@@ -23,12 +22,38 @@ class Rejected(Exception):
     pass
 
 
+class StoreLock:
+    """Run 저장소의 잠금. 지금 몇 개가 이 잠금 앞에서 기다리는지 세어 둔다.
+
+    세는 까닭은 장면 5뿐이다. 스레드의 차례를 잠(sleep)이나 운에 맡기지 않고, "다른 예약이
+    모두 검사를 마쳤거나 잠금 앞에서 기다린다"는 사실로 정하려고 센다.
+    """
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.waiting = 0
+        self.changed = threading.Condition()
+
+    def __enter__(self):
+        with self.changed:
+            self.waiting += 1
+            self.changed.notify_all()
+        self._lock.acquire()
+        with self.changed:
+            self.waiting -= 1
+        return self
+
+    def __exit__(self, *exc):
+        self._lock.release()
+
+
 class RunStore:
     """Run 하나의 권위 있는 상태. 위임 예약은 이 잠금 안에서만 일어난다."""
 
     def __init__(self, run_id, limits):
         self.run_id, self.limits = run_id, limits
-        self.lock = threading.Lock()
+        self.lock = StoreLock()
+        self.round_trip = lambda: None  # 저장소까지 다녀오는 틈. 장면 5가 이 틈을 가장 넓게 벌린다.
         self.remaining = limits["delegation_budget"]
         self.messages = {}          # message_id → (parent_id, edge, hop)
         self.children = {}          # parent_id → 자식 위임 수
@@ -43,21 +68,29 @@ class RunStore:
             message_id = parent
         return edges
 
+    def is_cycle(self, parent_id, edge):
+        """이 위임이 순환이면 True. reserve가 잠금 안에서 부른다.
+
+        받는 것: 부모 메시지 id(뿌리 위임이면 None)와 새 간선 (보낸 쪽, 받는 쪽, 의도 해시).
+        약속: 같은 간선이 이 위임의 **현재 인과 경로**에 이미 있을 때만 순환이다. 같은 Run의 다른
+        가지(형제)에서 같은 간선을 썼다고 순환은 아니다. 저장소의 상태는 바꾸지 않는다.
+        """
+        # TODO(실습): 위 약속대로 다시 작성하세요. 지금 몸통은 자리만 채운 것으로, Run 전체에서 한 번이라도
+        #   쓰인 간선이면 순환으로 본다. 그러면 같은 간선을 쓰는 정상적인 형제 가지까지 막힌다.
+        return any(seen == edge for _parent, seen, _hop in self.messages.values())
+
     def reserve(self, parent_id, edge, hop):
         """깊이·순환·팬아웃·예산을 확인하고, 통과하면 예산을 빼고 간선을 등록한다. 한 번에."""
         with self.lock:
             if hop >= self.limits["max_depth"]:
                 raise Rejected("depth")
-            # TODO(실습): 지금은 Run 전체에서 한 번이라도 쓰인 간선이면 순환으로 본다. 그러면
-            #   같은 간선을 쓰는 정상적인 형제 가지까지 막힌다. 현재 인과 경로, 즉
-            #   self.path_edges(parent_id)에 같은 간선이 있을 때만 "cycle"로 거부하세요.
-            if any(seen == edge for _parent, seen, _hop in self.messages.values()):
+            if self.is_cycle(parent_id, edge):
                 raise Rejected("cycle")
             if self.children.get(parent_id, 0) >= self.limits["max_fanout"]:
                 raise Rejected("fan-out")
             if self.remaining <= 0:
                 raise Rejected("budget")
-            time.sleep(0.03)         # 저장소까지 다녀오는 시간 (검사와 차감 사이의 틈)
+            self.round_trip()        # 저장소까지 다녀오는 틈 (검사와 차감 사이)
             self.remaining -= 1
             self.counter += 1
             message_id = f"msg-{self.counter:03d}"
@@ -121,19 +154,34 @@ def main():
     print("== 5. 예산: 남은 예산 2에 동시에 4개가 예약을 시도 ==")
     store = RunStore("run-D", dict(LIMITS, delegation_budget=2, max_fanout=10))
     rt = Runtime(store)
-    start = threading.Barrier(4)
     granted, lock = [], threading.Lock()
+    racers, gate, seen = 4, store.lock.changed, {"checked": 0, "rejected": 0}
+
+    def all_checked_or_waiting():
+        return seen["checked"] + seen["rejected"] + store.lock.waiting >= racers
+
+    def round_trip():
+        # 검사를 통과한 예약은, 다른 예약이 모두 검사를 마쳤거나 잠금 앞에서 기다릴 때까지 차감하지
+        # 않는다. 틈을 가장 넓게 벌리되 시간에 기대지 않으므로, 잠금이 있든 없든 결과가 매번 같다.
+        with gate:
+            seen["checked"] += 1
+            gate.notify_all()
+            gate.wait_for(all_checked_or_waiting, timeout=2)
+
+    store.round_trip = round_trip
 
     def racer(n):
-        start.wait()
         try:
             env = rt.delegate("orchestrator", None, "researcher", {"intent": f"조각 {n} 조사"})
         except Rejected:
+            with gate:
+                seen["rejected"] += 1
+                gate.notify_all()
             return
         with lock:
             granted.append(env["message_id"])
 
-    threads = [threading.Thread(target=racer, args=(n,)) for n in range(4)]
+    threads = [threading.Thread(target=racer, args=(n,)) for n in range(racers)]
     for t in threads:
         t.start()
     for t in threads:

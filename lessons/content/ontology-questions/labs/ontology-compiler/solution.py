@@ -103,7 +103,11 @@ def check_scope(query, concept, user):
 
 
 def scope_conditions(query, user):
-    """역할마다 언제나 붙이는 조건. 질문이 무엇을 말했든 상관없이 서버가 붙인다."""
+    """역할마다 언제나 붙이는 조건. 질문이 무엇을 말했든 상관없이 서버가 붙인다.
+
+    약속: SQL 조건 글의 목록을 돌려준다(값은 :me로만 바인딩한다). 관리자는 조건 없음, 교수는 본인
+    과목만, 학생은 수강하는 과목 가운데 학생에게 공개된 것만 본다. 학생의 제출 기록은 본인 것만.
+    """
     if user["role"] == "admin":
         return []
     if user["role"] == "professor":

@@ -103,15 +103,19 @@ def check_scope(query, concept, user):
 
 
 def scope_conditions(query, user):
-    """역할마다 언제나 붙이는 조건. 질문이 무엇을 말했든 상관없이 서버가 붙인다."""
+    """역할마다 언제나 붙이는 조건. 질문이 무엇을 말했든 상관없이 서버가 붙인다.
+
+    약속: SQL 조건 글의 목록을 돌려준다(값은 :me로만 바인딩한다). 관리자는 조건 없음, 교수는 본인
+    과목만, 학생은 수강하는 과목 가운데 학생에게 공개된 것만 본다. 학생의 제출 기록은 본인 것만.
+    """
     if user["role"] == "admin":
         return []
     if user["role"] == "professor":
         return ["c.professor = :me"]
     conditions = ["c.id in (select course_id from enrollment where student = :me)"]
-    # TODO(실습): 수강 과목만으로는 모자란다. 같은 과목 안에도 학생에게 게시되지 않은 것이 있다.
-    #   과목이 게시됐는지(c.published), 학습요소가 게시됐는지(i.published),
-    #   주차가 활성인지(w.active)를 조건으로 더하세요. 값은 모두 1이어야 한다.
+    # TODO(실습): 수강 과목만으로는 모자란다. 학생이 수강하는 과목 안에도 학생에게 보이면 안 되는
+    #   것이 있다. SCHEMA와 ROWS를 읽고 무엇이 학생에게 가려져야 하는지 스스로 찾아, 그 조건을
+    #   모두 더하세요. 몇 개인지, 어느 열인지는 알려 주지 않습니다.
     if query["find"] == "submission":
         conditions.append("s.student = :me")
     return conditions

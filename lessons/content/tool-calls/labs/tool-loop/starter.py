@@ -139,8 +139,8 @@ def ask(question, replies, session, db):
                 flag = " [is_error]" if result.get("is_error") else ""
                 print(f"  tool_result {block['id']}: {result['content']}{flag}")
                 # TODO(실습): 지금은 결과 하나마다 user 메시지를 하나씩 붙인다. 요청이 하나면
-                #   문제가 없지만, 한 응답에 요청이 둘 오면(병렬 호출) 첫 결과만 요청 바로 다음에 놓인다.
-                #   결과를 목록에 모았다가, 이 for 문이 끝난 뒤 user 메시지 하나로 붙이도록 고치세요.
+                #   문제가 없지만, 한 응답에 요청이 둘 오면(병렬 호출) FakeModel이 거절한다.
+                #   FakeModel.create가 확인하는 규칙을 읽고, 결과를 어디에 어떻게 붙일지 직접 정하세요.
                 messages.append({"role": "user", "content": [result]})
     raise RuntimeError(f"모델을 {MAX_MODEL_CALLS}번 불러도 끝나지 않음")
 

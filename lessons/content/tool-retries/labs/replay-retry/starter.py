@@ -106,11 +106,9 @@ class DraftStore:
 
     def find_retry(self, args):
         """같은 요청 번호의 초안이 있으면 돌려준다. 인자가 다르면 같은 일이 아니므로 보류한다."""
-        # TODO(실습 1): 이 보관함은 아직 재시도를 알아보지 못한다.
-        #   self.by_request에서 args["request_id"]로 이미 만든 초안을 찾아,
-        #   인자가 완전히 같으면 그 초안을 돌려주고,
-        #   인자가 다르면 Held("request_id_conflict: ...")를 일으키세요.
-        #   처음 보는 번호면 None을 돌려줍니다.
+        # TODO(실습 1): 이 보관함은 아직 재시도를 알아보지 못한다. 위 docstring의 약속대로 작성하세요.
+        #   무엇을 "같은 요청"으로 볼지, 같은 번호에 다른 인자가 오면 어떻게 할지(보류 사유 이름은
+        #   request_id_conflict)는 직접 정합니다. 처음 보는 번호면 None을 돌려줍니다.
         return None
 
     def add(self, args):
@@ -130,9 +128,9 @@ class Conversation:
 
 def check_lookup(conversation, args):
     """초안은 이 대화에서 조회한 재고로만 허락한다. 모델의 말이나 재고 표를 믿지 않는다."""
-    # TODO(실습 2): 지금은 아무것도 확인하지 않아 초안이 곧바로 만들어진다.
-    #   conversation.stock_seen에 이 책의 조회 결과가 없으면 Held("lookup_required: ...")를,
-    #   조회한 수량보다 많이 요청했으면 Held("insufficient_stock: ...")를 일으키세요.
+    # TODO(실습 2): 지금은 아무것도 확인하지 않아 초안이 곧바로 만들어진다. 위 docstring의 약속대로
+    #   작성하세요. 무엇을 근거로 허락할지, 어떤 경우에 보류할지(보류 사유 이름은 lookup_required,
+    #   insufficient_stock)는 직접 정합니다. 허락하면 None을 돌려줍니다.
     return None
 
 
