@@ -5,8 +5,8 @@
 그 기록을 읽기만 한다. 한도 숫자는 이 사이트의 실습 샌드박스 설정값(기본값)을 옮겨 적은 것이다.
 """
 
-import posixpath  # 경로를 다룰 때 쓸 수 있다
-import signal  # signal.SIGXCPU, signal.SIGKILL, signal.Signals(번호).name
+import posixpath  # noqa: F401 - 경로를 풀 때 쓸 수 있다 (posixpath.normpath, posixpath.join)
+import signal  # noqa: F401 - signal.SIGXCPU, signal.SIGKILL, signal.Signals(번호).name
 
 # 이 사이트의 실습 샌드박스 한도 (설정 LAB_* 의 기본값)
 CPU_SECONDS = 2            # CPU 시간: 실행 전체(자식 프로세스 포함)에서 이만큼 쓰면 멈춘다
