@@ -7,7 +7,6 @@ approved.json에, 서버가 보낸 tools/list 응답 세 번과 목록이 바뀌
 """
 
 import copy
-import hashlib
 import json
 import unicodedata
 
