@@ -36,6 +36,7 @@ EXPECTED_ORDER = [
     "keyword-retrieval", "toy-embedding-search", "retrieval-limits", "graph-rag-recheck",
     "mcp-stdio", "approval-workflow", "agent-flow",
     "multi-agent-roles", "delivery-records", "ontology-questions",
+    "mcp-tool-pinning",  # order 17
 ]
 
 
