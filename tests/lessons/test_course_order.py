@@ -36,7 +36,7 @@ EXPECTED_ORDER = [
     "keyword-retrieval", "toy-embedding-search", "retrieval-limits", "graph-rag-recheck",
     "mcp-stdio", "approval-workflow", "agent-flow",
     "multi-agent-roles", "delivery-records", "ontology-questions",
-    "mcp-tool-pinning",  # order 17
+    "citation-metrics", "prompt-injection", "mcp-tool-pinning", "agent-sandbox",
 ]
 
 
