@@ -34,9 +34,19 @@ from .rendering import RenderedPart, UnknownImage, render_part
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def parse_yaml(text: str) -> Any:
-    """Parse authored YAML safely (no tags that build objects), with the fast parser where there is one."""
-    return yaml.load(text, Loader=_YAML_LOADER)  # noqa: S506 (a safe loader)
+def parse_yaml(text: str, path: Path | None = None, *, first_line: int = 1) -> Any:
+    """Parse authored YAML safely (no tags that build objects), with the fast parser where there is one.
+
+    A syntax error becomes a ``ContentError`` naming ``file:line`` (the author's line, counting from
+    ``first_line`` for a block such as front matter), so ``load_course`` stops with a message, not a traceback.
+    """
+    try:
+        return yaml.load(text, Loader=_YAML_LOADER)  # noqa: S506 (a safe loader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        where = f"{path or '<yaml>'}:{mark.line + first_line}" if mark is not None else str(path or "<yaml>")
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ContentError(f"{where}: YAML 문법 오류: {problem}") from exc
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,48}\Z")
 PART_HEADING = re.compile(r"^## +(?P<title>.+?) +\{#(?P<key>[a-z-]+)\}\s*$")
@@ -146,7 +156,7 @@ def split_front_matter(text: str, path: Path) -> tuple[dict[str, Any], str]:
         head, body = text[4:].split("\n---\n", 1)
     except ValueError as exc:
         raise ContentError(f"{path}: front matter를 닫는 '---'가 없습니다.") from exc
-    meta = parse_yaml(head) or {}
+    meta = parse_yaml(head, path, first_line=2) or {}
     if not isinstance(meta, dict):
         raise ContentError(f"{path}: front matter는 키-값 묶음이어야 합니다.")
     # Shape first (unknown or misspelt keys, wrong kinds), reported at the file's own line numbers.
@@ -183,7 +193,7 @@ def read_self_checks(path: Path) -> list[SelfCheckSource]:
     if not path.exists():
         return []
     text = _read_text(path)
-    items = validate_yaml_list(SelfCheckItem, parse_yaml(text), text, path)
+    items = validate_yaml_list(SelfCheckItem, parse_yaml(text, path), text, path)
     checks: list[SelfCheckSource] = []
     for item in items:
         if item.key in {c.key for c in checks}:
@@ -294,7 +304,7 @@ def read_course(content_dir: Path) -> tuple[dict[str, Any], list[LessonSource]]:
     """Read ``course.yaml`` and every lesson folder under ``content_dir``."""
     path = content_dir / "course.yaml"
     text = _read_text(path)
-    course_meta = parse_yaml(text) or {}
+    course_meta = parse_yaml(text, path) or {}
     validate_yaml(CourseFile, course_meta, text, path)
     lessons = [read_lesson(p) for p in sorted(content_dir.iterdir()) if (p / "lesson.md").is_file()]
     check_requires(lessons, content_dir)

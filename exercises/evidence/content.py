@@ -29,7 +29,7 @@ def read_tasks(folder: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     text = path.read_text(encoding="utf-8")
-    spec = parse_yaml(text) or {}
+    spec = parse_yaml(text, path) or {}
     validate_yaml(EvidenceFile, spec, text, path)
     tasks = []
     for order, raw in enumerate(spec.get("tasks", []), start=1):

@@ -70,7 +70,7 @@ def read_exercise(folder: Path, *, line_counts: dict[str, int] | None = None) ->
     if not SLUG.match(folder.name):
         raise ContentError(f"{folder}: 연습 폴더 이름은 소문자, 숫자, '-'만 쓸 수 있습니다.")
     text = path.read_text(encoding="utf-8")
-    spec = parse_yaml(text) or {}
+    spec = parse_yaml(text, path) or {}
     validate_yaml(ExerciseFile, spec, text, path)
     questions: list[dict[str, Any]] = []
     for order, raw in enumerate(spec.get("questions", []), start=1):

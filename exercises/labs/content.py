@@ -37,7 +37,7 @@ def program_for_step(step: dict[str, Any] | None, code: str) -> str:
 def read_lab(folder: Path) -> dict[str, Any]:
     path = folder / "lab.yaml"
     text = path.read_text(encoding="utf-8")
-    spec = parse_yaml(text) or {}
+    spec = parse_yaml(text, path) or {}
     validate_yaml(LabFile, spec, text, path)
     if not SLUG.match(folder.name):
         raise ContentError(f"{folder}: 실습 폴더 이름은 소문자, 숫자, '-'만 쓸 수 있습니다.")

@@ -80,3 +80,19 @@ def test_course_file_without_title_fails(content: Path) -> None:
     edit(content / "course.yaml", "title: 근거로 답하고 허락받고 움직이는 AI 활용\n", "")
     with pytest.raises(ContentError, match=r"course.yaml:\d+: title: Field required"):
         read_course(content)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("relative", ["tool-retries/evidence.yaml", "tool-retries/lesson.md",
+                                      "tool-retries/labs/replay-retry/lab.yaml"])
+def test_a_yaml_syntax_error_names_its_file_and_line(content: Path, relative: str) -> None:
+    """A stray "key: value" inside a value in evidence.yaml, the front matter or lab.yaml stops load_course with file:line and
+    "YAML 문법 오류", not a traceback without a file name."""
+    path = content / relative
+    text = path.read_text(encoding="utf-8")
+    assert "title: " in text, relative
+    line = edit(path, "title: ", "title: 값: 안에 콜론 ")
+    with pytest.raises(ContentError, match=rf"{relative}:\d+: YAML 문법 오류") as caught:
+        load_course(content_dir=content)
+    reported = int(str(caught.value).split(f"{relative}:")[1].split(":")[0])
+    assert reported == line, (line, str(caught.value))
