@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from tutor import access
 from tutor.http import Request, SignedInRequest
@@ -86,12 +86,18 @@ def part_reached(request: SignedInRequest, slug: str, key: str) -> HttpResponse:
     return HttpResponse(status=204)
 
 
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 def self_check_answer(request: SignedInRequest, slug: str, key: str) -> HttpResponse:
-    """Reveal an answer: a fragment for htmx, a page of its own without JavaScript."""
+    """Reveal an answer. Revealing is a POST, since it writes the "answer revealed" record: htmx gets the
+    fragment, a browser without JavaScript is sent to the answer's own page. A GET only shows that page
+    (a link, a reload, the redirect) and writes nothing."""
     check = selectors.access_self_check(request.user, slug, key)
     lesson = check.version.lesson
-    services.record_completion(user=request.user, lesson=lesson, kind=CompletionRecord.Kind.ANSWER_REVEALED, item=key)
+    if request.method == "POST":
+        services.record_completion(user=request.user, lesson=lesson, kind=CompletionRecord.Kind.ANSWER_REVEALED,
+                                   item=key)
+        if not request.htmx:
+            return redirect("lessons:answer", slug=slug, key=key)
     context = {
         "lesson": lesson,
         "check": check,

@@ -40,7 +40,7 @@ def test_lesson_page_never_contains_self_check_answers(client: Client, learner_c
 
 def test_visitor_asking_for_an_answer_is_sent_to_sign_in(client: Client, lesson: Lesson) -> None:
     check = first_check(lesson)
-    response = client.get(reverse("lessons:answer", args=[lesson.slug, check.key]))
+    response = client.post(reverse("lessons:answer", args=[lesson.slug, check.key]))
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("tutor:sign-in"))
     assert not CompletionRecord.objects.exists()
@@ -49,25 +49,34 @@ def test_visitor_asking_for_an_answer_is_sent_to_sign_in(client: Client, lesson:
 def test_htmx_request_without_a_session_says_so_and_stays_on_the_page(client: Client, lesson: Lesson) -> None:
     """No redirect away from a page where someone may be typing: a 401 fragment with a sign-in link instead."""
     check = first_check(lesson)
-    response = client.get(reverse("lessons:answer", args=[lesson.slug, check.key]), **HX, HTTP_HX_CURRENT_URL="/x")
+    response = client.post(reverse("lessons:answer", args=[lesson.slug, check.key]), **HX, HTTP_HX_CURRENT_URL="/x")
     assert response.status_code == 401 and response["HX-Retarget"] == "#problem-area"
     assert reverse("tutor:sign-in") in response.content.decode() and "이 브라우저에 남아" in response.content.decode()
     assert escape(check.explanation).encode() not in response.content
 
 
 def test_reveal_is_a_fragment_for_htmx_and_a_page_without_javascript(learner_client: Client, lesson: Lesson) -> None:
+    """The POST answers htmx with the fragment, and a browser without JavaScript with a redirect to the answer's
+    own page (so a reload does not post again)."""
     check = first_check(lesson)
     url = reverse("lessons:answer", args=[lesson.slug, check.key])
-    fragment = learner_client.get(url, **HX).content.decode()
+    fragment = learner_client.post(url, **HX).content.decode()
     assert escape(check.explanation) in fragment and "<html" not in fragment
+    response = learner_client.post(url)
+    assert response.status_code == 302 and response["Location"] == url
     page = learner_client.get(url).content.decode()
     assert escape(check.explanation) in page and "<html" in page and "이해했어요" in page
 
 
 def test_revealing_records_completion_not_a_self_report(learner: User, learner_client: Client, lesson: Lesson) -> None:
+    """Two reveals make one "answer revealed" record and no self-report; looking at the answer page (GET) writes
+    nothing."""
     check = first_check(lesson)
-    learner_client.get(reverse("lessons:answer", args=[lesson.slug, check.key]), **HX)
-    learner_client.get(reverse("lessons:answer", args=[lesson.slug, check.key]), **HX)
+    url = reverse("lessons:answer", args=[lesson.slug, check.key])
+    assert learner_client.get(url).status_code == 200
+    assert not CompletionRecord.objects.filter(user=learner, kind="answer_revealed").exists(), "GET never writes"
+    learner_client.post(url, **HX)
+    learner_client.post(url, **HX)
     assert CompletionRecord.objects.filter(user=learner, kind="answer_revealed", item=check.key).count() == 1
     assert not SelfReport.objects.exists()
 
