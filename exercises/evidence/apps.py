@@ -36,6 +36,25 @@ class EvidenceConfig(AppConfig):
 
         return record_links_of(user)
 
+    def lab_run_finished(self, run_id: int) -> None:
+        """Called by ``exercises.labs.services.tell_run_finished``: a reviewer's re-run has ended, so its
+        reproduction is settled (reproduced, differed or could not run) now, not when someone opens a page."""
+        from .peer import settle_reproductions_of_rerun
+
+        settle_reproductions_of_rerun(run_id=run_id)
+
+    def lab_runs_catch_up(self) -> None:
+        """Called when a lab worker starts: settle reproductions whose re-run ended while no one was told."""
+        from exercises.labs.models import LabRun
+
+        from .models import Reproduction
+        from .peer import settle_reproductions_of_rerun
+
+        for run_id in (Reproduction.objects.filter(status=Reproduction.Status.PENDING,
+                                                   rerun__status__in=LabRun.FINISHED)
+                       .values_list("rerun_id", flat=True).distinct()):
+            settle_reproductions_of_rerun(run_id=run_id)
+
     def member_left(self, *, actor: Any, user: Any, cohort: Any) -> None:
         """Called by ``tutor.cohorts.services`` when someone leaves a cohort: their peer leases there end."""
         from .peer import release_leases_of_leaver

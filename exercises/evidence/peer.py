@@ -236,6 +236,14 @@ def compare_runs(original: LabRun, rerun: LabRun) -> tuple[list[str], list[str]]
     return differences, changed
 
 
+def settle_reproductions_of_rerun(*, run_id: int) -> int:
+    """Settle every pending reproduction whose re-run is ``run_id`` (the labs app says when a run ends)."""
+    pending = list(Reproduction.objects.filter(rerun_id=run_id, status=Reproduction.Status.PENDING))
+    for reproduction in pending:
+        settle_reproduction(reproduction=reproduction)
+    return len(pending)
+
+
 @transaction.atomic
 def settle_reproduction(*, reproduction: Reproduction) -> Reproduction:
     """Once the re-run has finished, record what matched and what changed since the original run."""

@@ -165,11 +165,8 @@ def submission_detail(request: SignedInRequest, submission_id: int) -> HttpRespo
     is_author = submission.author_id == user.pk
     sees_names = access.sees_names(user, author=submission.author)
     allocation = selectors.allocation_for(user, submission)
-    reproductions = {r.original_id: peer.settle_reproduction(reproduction=r)
+    reproductions = {r.original_id: r
                      for r in allocation.reproductions.select_related("rerun", "original")} if allocation else {}
-    if sees_names:
-        for reproduction in selectors.reproduction_summary(submission):
-            peer.settle_reproduction(reproduction=reproduction)
     review_kind = selectors.review_kind_for(user, submission)
     already_reviewed = any(r.reviewer_id == user.pk for r in reviews)
     lease_live = allocation is not None and allocation.is_live(timezone.now())
@@ -285,8 +282,6 @@ def reproduction_status(request: SignedInRequest, submission_id: int, run_id: in
     if run is None or allocation is None:
         raise NotFound(_("그런 실행 기록은 없습니다."))
     reproduction = allocation.reproductions.select_related("rerun").filter(original=run).first()
-    if reproduction is not None:
-        reproduction = peer.settle_reproduction(reproduction=reproduction)
     return _reproduction_fragment(request, submission, allocation, run, reproduction)
 
 

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from django.apps import apps as django_apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
@@ -273,6 +274,34 @@ def _finish(run: LabRun, result: RunResult) -> None:
     run.finished_at = timezone.now()
     records.seal(run)
     run.save()
+    tell_run_finished(run.pk)
+
+
+def tell_run_finished(run_id: int) -> None:
+    """Tell the apps built on labs that a run has ended, through their AppConfig's ``lab_run_finished(run_id)``
+    (evidence settles a peer's reproduction of an attached run). Labs imports none of them; the hook runs in
+    the worker when the run ends, so no page has to settle anything on a GET. A hook's fault is logged and
+    never undoes the run's record."""
+    for config in django_apps.get_app_configs():
+        hook = getattr(config, "lab_run_finished", None)
+        if callable(hook):
+            try:
+                hook(run_id)
+            except Exception:
+                logger.exception("lab_run_finished hook of %s failed for run %s", config.label, run_id)
+
+
+def tell_runs_finished_while_away() -> None:
+    """At a worker's start: a worker that died between a run's record and ``tell_run_finished`` left the news
+    untold. Each app's ``lab_runs_catch_up()`` looks for what it still waits on (evidence: pending
+    reproductions whose re-run has ended), so nothing stays pending forever."""
+    for config in django_apps.get_app_configs():
+        hook = getattr(config, "lab_runs_catch_up", None)
+        if callable(hook):
+            try:
+                hook()
+            except Exception:
+                logger.exception("lab_runs_catch_up hook of %s failed", config.label)
 
 
 @transaction.atomic
@@ -287,6 +316,7 @@ def fail_run(*, run_id: int, reason: str) -> None:
     run.status, run.failure_reason, run.finished_at = LabRun.Status.FAILED, reason, timezone.now()
     records.seal(run)
     run.save()
+    transaction.on_commit(functools.partial(tell_run_finished, run.pk))
 
 
 def _worker_is_gone(worker: str) -> bool:

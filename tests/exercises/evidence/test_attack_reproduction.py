@@ -102,3 +102,32 @@ def test_a_rerun_of_other_code_is_never_a_verdict(learner: User, other_learner: 
     finish(LabRun.objects.get(pk=reproduction.rerun_id), "작성자의 결과\n")
     settled = peer.settle_reproduction(reproduction=reproduction)
     assert "code" in settled.differences and settled.status == Reproduction.Status.COULD_NOT_RUN
+
+
+def test_a_reproduction_settles_when_its_rerun_ends_and_no_page_view_settles_it(
+        learner: User, other_learner: User, task: EvidenceTask) -> None:
+    """Viewing the submission or polling the reproduction (GET) leaves it pending; the labs app telling the apps
+    that the re-run ended settles it; a re-run that ended with nobody told (a worker died in between) is settled
+    when a worker starts."""
+    from django.apps import apps
+
+    from exercises.labs.services import tell_run_finished, tell_runs_finished_while_away
+
+    original, theirs = setup(learner, other_learner, task, "print('작성자의 결과')")
+    finish(original, "작성자의 결과\n")
+    allocation = peer.allocate_peer_work(reviewer=learner, task=task)
+    reproduction = peer.reproduce_run(reviewer=learner, allocation=allocation, run=original)
+    finish(LabRun.objects.get(pk=reproduction.rerun_id), "작성자의 결과\n")
+    client = signed_in(learner)
+    assert client.get(reverse("evidence:submission", args=[theirs.pk])).status_code == 200
+    assert client.get(reverse("evidence:reproduction", args=[theirs.pk, original.pk])).status_code == 200
+    reproduction.refresh_from_db()
+    assert reproduction.status == Reproduction.Status.PENDING, "GET never writes"
+    tell_runs_finished_while_away()
+    reproduction.refresh_from_db()
+    assert reproduction.status == Reproduction.Status.REPRODUCED
+    assert apps.get_app_config("evidence").lab_run_finished  # the declared hook tell_run_finished calls
+    Reproduction.objects.filter(pk=reproduction.pk).update(status=Reproduction.Status.PENDING)
+    tell_run_finished(reproduction.rerun_id)
+    reproduction.refresh_from_db()
+    assert reproduction.status == Reproduction.Status.REPRODUCED

@@ -22,7 +22,11 @@ from django_tasks_db.utils import exclusive_transaction, is_locked_database_exce
 from exercises.labs import wakeup
 from exercises.labs.models import SandboxHealth
 from exercises.labs.sandbox.runner import become_subreaper
-from exercises.labs.services import record_sandbox_health, settle_stale_runs
+from exercises.labs.services import (
+    record_sandbox_health,
+    settle_stale_runs,
+    tell_runs_finished_while_away,
+)
 from tutor.notices import worker as notices_clock
 
 
@@ -141,6 +145,7 @@ class Command(BaseCommand):
         settled = settle_stale_runs()
         if settled:
             self.stdout.write(f"멈춘 실행 {len(settled)}개를 정리했습니다: {settled}")
+        tell_runs_finished_while_away()
         waiter = wakeup.open_waiter()
         worker = WakeableWorker(
             waiter=waiter, idle_poll=settings.LAB_WORKER_IDLE_POLL_SECONDS, health=health,
