@@ -19,9 +19,23 @@ from tutor.roles import CohortRole, Role
 PASSWORD = "correct-horse-battery-staple"
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: object) -> None:
+    """Load the real course once, into the test database, right after it is made.
+
+    Loading it took about a second and most tests need it. A test runs in a transaction rolled back at its
+    end, so whatever a test changes in the course is undone and the next test finds it as loaded here.
+    """
+    with django_db_blocker.unblock():  # type: ignore[attr-defined]
+        load_course(content_dir=settings.CONTENT_DIR)
+
+
 @pytest.fixture
 def course(db: None) -> list[Lesson]:
-    load_course(content_dir=settings.CONTENT_DIR)
+    """The course as loaded from ``lessons/content``. A transactional test (browser, workers) empties the tables
+    when it ends, so after one the course is loaded again here; ``load_course`` changes nothing when it is there."""
+    if not Lesson.objects.exists():
+        load_course(content_dir=settings.CONTENT_DIR)
     return list(Lesson.objects.with_current())
 
 
