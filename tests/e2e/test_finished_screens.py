@@ -18,7 +18,7 @@ from exercises.evidence import services as evidence_services
 from exercises.evidence.models import EvidenceTask, PeerAllocation, Reproduction
 from exercises.labs import conf
 from exercises.labs.models import Lab, LabRun
-from exercises.labs.services import code_digest
+from exercises.labs.services import code_digest, tell_run_finished
 from lessons.models import Fixture, Lesson
 from lessons.services import create_fixture_version
 from tests.conftest import PASSWORD
@@ -176,6 +176,7 @@ def test_a_reproduction_appears_in_place_without_a_reload(browser, live_server, 
     LabRun.objects.filter(pk=reproduction.rerun_id).update(
         status="ok", exit_code=0, stdout="시도 3\n", stderr="", check_results=[], finished_at=timezone.now(),
         lab_version=run.lab_version, fixture_versions=run.fixture_versions)
+    tell_run_finished(reproduction.rerun_id)  # what the worker does when the re-run ends
     page.locator(f"#reproduction-{run.pk}").get_by_text("재현됨 (출력 일치)").wait_for()
     assert page.evaluate("window.__sameLoad") is True
     assert abs(page.evaluate("window.scrollY") - scrolled) < 50

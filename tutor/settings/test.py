@@ -25,3 +25,8 @@ EVIDENCE_MIN_SUBMISSION_CHARS = 2
 
 # Each test rolls its checks back; a file outside the database would outlive them. Tests that need it set one.
 AUDIT_CHECKPOINT_FILE = None
+
+# No daily job by the clock of the day the suite happens to run: a worker started by a test would otherwise
+# claim the digest after 07:00 Seoul and add tasks and mail that a test counts. Tests that need the daily
+# jobs set the hour (settings or the worker's environment).
+NOTICES_DAILY_HOUR = int(os.environ.get("NOTICES_DAILY_HOUR", "24"))  # noqa: F405
