@@ -34,7 +34,7 @@ def edit(path: Path, old: str, new: str) -> int:
 def test_the_real_course_passes_every_model() -> None:
     """Every lesson, self-check, lab, exercise and evidence file of the course has the expected shape."""
     _meta, lessons = read_course(CONTENT)
-    assert len(lessons) == 18
+    assert len(lessons) == 19
     for folder in CONTENT.glob("*/labs/*"):
         read_lab(folder)
 

@@ -36,7 +36,7 @@ EXPECTED_ORDER = [
     "keyword-retrieval", "toy-embedding-search", "retrieval-limits", "graph-rag-recheck",
     "mcp-stdio", "approval-workflow", "agent-flow",
     "multi-agent-roles", "delivery-records", "ontology-questions",
-    "citation-metrics", "prompt-injection", "mcp-tool-pinning", "agent-sandbox",
+    "citation-metrics", "prompt-injection", "mcp-tool-pinning", "agent-sandbox", "capstone",
 ]
 
 
