@@ -118,7 +118,7 @@ def main() -> None:
         for concurrency in (1, 4, 16):
             errors = 0
 
-            def one_pass() -> dict[str, tuple[float, str]]:
+            def one_pass(concurrency: int = concurrency) -> dict[str, tuple[float, str]]:
                 nonlocal errors
                 timings, failed = run_clients(site, concurrency, args.rounds)
                 errors += failed

@@ -244,6 +244,9 @@ class CompletionRecord(models.Model):
             models.UniqueConstraint(fields=["user", "lesson", "kind", "item"], name="completion_once")
         ]
 
+    def __str__(self) -> str:
+        return f"{self.kind} {self.item} (학습자 #{self.user_id}, 레슨 #{self.lesson_id})"
+
 
 class SelfReportQuerySet(models.QuerySet["SelfReport"]):
     def by(self, user: User) -> SelfReportQuerySet:
@@ -271,6 +274,9 @@ class SelfReport(models.Model):
         ordering = ["at"]
         constraints = [models.UniqueConstraint(fields=["user", "self_check"], name="self_report_once")]
 
+    def __str__(self) -> str:
+        return f"이해했어요 (학습자 #{self.user_id}, 확인 문제 #{self.self_check_id})"
+
 
 class ContentRevision(models.Model):
     """One row whose number the database raises on every change to lesson content (``lessons.revision``)."""
@@ -280,3 +286,6 @@ class ContentRevision(models.Model):
     class Meta:
         verbose_name = _("콘텐츠 판 번호")
         verbose_name_plural = _("콘텐츠 판 번호")
+
+    def __str__(self) -> str:
+        return f"내용 판 {self.number}"

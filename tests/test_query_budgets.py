@@ -56,7 +56,7 @@ def give_records(user: User, count: int) -> None:
         if n % 2:
             grounding.submit_attempt(attempt=attempt)
     lessons = list(Lesson.objects.with_current())
-    for n, lesson in enumerate(lessons):
+    for lesson in lessons:
         record_completion(user=user, lesson=lesson, kind=CompletionRecord.Kind.OPENED)
         for part in list(PartKey.values)[: count // len(lessons) + 1]:
             record_completion(user=user, lesson=lesson, kind=CompletionRecord.Kind.PART_REACHED, item=part)

@@ -161,6 +161,9 @@ class SignInThrottle(models.Model):
     last_failure_at = models.DateTimeField(null=True, db_index=True)
     next_attempt_at = models.DateTimeField(null=True)
 
+    def __str__(self) -> str:
+        return f"로그인 제한 {self.key[:12]}… (실패 {self.failures})"
+
 
 class KnownSignInAddress(models.Model):
     """An address from which an account signed in: the owner there skips the account-wide back-off."""
@@ -171,6 +174,9 @@ class KnownSignInAddress(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "address"], name="known_sign_in_address_once")]
+
+    def __str__(self) -> str:
+        return f"알려진 로그인 주소 (사용자 #{self.user_id})"
 
 
 class AuditEntryQuerySet(models.QuerySet["AuditEntry"]):

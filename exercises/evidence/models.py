@@ -120,13 +120,6 @@ class Submission(models.Model):
     disagreement_released_at = models.DateTimeField(
         null=True, blank=True, help_text="The resolution reaches the author only with a release.")
 
-    @property
-    def late_by(self) -> timedelta | None:
-        """How late the version was submitted ("기한 후 제출"), or ``None`` when on time or without a due time."""
-        if self.submitted_at is None or self.due_at is None or self.submitted_at <= self.due_at:
-            return None
-        return self.submitted_at - self.due_at
-
     #: Not stored: what the newest version waits for, set by ``selectors.submissions_of`` for its page.
     waiting: str = ""
     #: Not stored: set by the queue on an older version listed only because a review of it waits for release.
@@ -145,6 +138,13 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.task.slug} v{self.version}"
+
+    @property
+    def late_by(self) -> timedelta | None:
+        """How late the version was submitted ("기한 후 제출"), or ``None`` when on time or without a due time."""
+        if self.submitted_at is None or self.due_at is None or self.submitted_at <= self.due_at:
+            return None
+        return self.submitted_at - self.due_at
 
 
 class ReviewQuerySet(models.QuerySet["Review"]):
@@ -229,6 +229,9 @@ class PeerAllocation(models.Model):
         ordering = ["created_at"]
         constraints = [models.UniqueConstraint(fields=["submission", "reviewer"], name="allocation_once")]
 
+    def __str__(self) -> str:
+        return f"동료 검토 배정 #{self.pk} (제출 #{self.submission_id} → 검토자 #{self.reviewer_id})"
+
     def is_live(self, now: datetime) -> bool:
         return self.completed_at is None and self.ended_at is None and self.expires_at > now
 
@@ -255,6 +258,9 @@ class Reproduction(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["allocation", "original"], name="reproduce_once")]
 
+    def __str__(self) -> str:
+        return f"재현 #{self.pk} (실행 #{self.original_id}, {self.status})"
+
 
 class Flag(models.Model):
     """The author disputes one criterion of a review, with a reason; an instructor resolves it with a reason."""
@@ -272,6 +278,9 @@ class Flag(models.Model):
     class Meta:
         ordering = ["created_at"]
         constraints = [models.UniqueConstraint(fields=["review", "criterion"], name="flag_once_per_criterion")]
+
+    def __str__(self) -> str:
+        return f"이의 제기 #{self.pk} (검토 #{self.review_id}, {self.criterion})"
 
 
 class CohortTaskSetting(models.Model):
@@ -327,6 +336,9 @@ class CalibrationReview(models.Model):
         verbose_name = _("연습 검토")
         verbose_name_plural = _("연습 검토")
         constraints = [models.UniqueConstraint(fields=["example", "reviewer"], name="one_practice_review")]
+
+    def __str__(self) -> str:
+        return f"연습 검토 #{self.pk} (예시 #{self.example_id}, 검토자 #{self.reviewer_id})"
 
 
 class TaskSchedule(models.Model):

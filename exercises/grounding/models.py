@@ -130,6 +130,9 @@ class SampleAnswer(models.Model):
     class Meta:
         ordering = ["key"]
 
+    def __str__(self) -> str:
+        return f"{self.key}: {self.title}"
+
 
 class AttemptQuerySet(models.QuerySet["Attempt"]):
     def of(self, user: object) -> AttemptQuerySet:
@@ -186,6 +189,9 @@ class ClaimMark(models.Model):
 
     class Meta:
         ordering = ["order"]
+
+    def __str__(self) -> str:
+        return f"주장 {self.order} (답 #{self.attempt_id}, {self.judgement or '판단 전'})"
 
 
 class ClaimGroup(models.Model):

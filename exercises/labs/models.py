@@ -191,3 +191,6 @@ class SandboxHealth(models.Model):
     class Meta:
         ordering = ["-checked_at", "-id"]
         get_latest_by = "checked_at"
+
+    def __str__(self) -> str:
+        return f"{self.host} {'통과' if self.ok else '실패'} ({self.checked_at:%Y-%m-%d %H:%M})"

@@ -8,7 +8,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import override_settings
 
 from tutor import keys
@@ -67,7 +67,7 @@ def test_rotation_keeps_old_keys_and_reseals_only_what_verifies(
     assert len(rotated) == len(settings.SEAL_KEYS) + 1 and rotated[1].key_id == old_id
     settings.SEAL_KEYS = rotated
     out = StringIO()
-    with pytest.raises(Exception):
+    with pytest.raises(CommandError, match="봉인이 맞지 않는 기록 1건"):
         call_command("verify_records", "--reseal", stdout=out)
     good, bad = LabRun.objects.get(pk=runs[0]), LabRun.objects.get(pk=runs[1])
     assert good.seal_key_id == rotated[0].key_id and records.check_seal(good).verified

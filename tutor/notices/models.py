@@ -58,6 +58,9 @@ class NoticeSetting(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "kind"], name="one_notice_setting_per_kind")]
 
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.mode} (사용자 #{self.user_id})"
+
 
 class DailyRun(models.Model):
     """A daily job claimed for one date: the unique (job, date) lets exactly one worker host run it."""

@@ -207,7 +207,7 @@ def score(index: SourceIndex, part: Segment, line: Line) -> float:
     total = matched = 0.0
     has_comment = any(p >= part.topic_end for p in part.positions) or any(
         v.span[0] >= part.topic_end for v in part.values)
-    for word, position in zip(part.words, part.positions):
+    for word, position in zip(part.words, part.positions, strict=True):
         weight = index.weight(word) * (TOPIC_FACTOR if has_comment and position < part.topic_end else 1.0)
         total += weight
         matched += weight * index.match(word, line)
@@ -230,7 +230,7 @@ def _distinct_values(part: Segment) -> list[Value]:
 def _segment_fit(index: SourceIndex, part: Segment, segment: Segment) -> float:
     """How well one source clause matches a claim clause: shared words (the topic less), weekdays, values."""
     fit = 0.0
-    for word, position in zip(part.words, part.positions):
+    for word, position in zip(part.words, part.positions, strict=True):
         factor = TOPIC_FACTOR if position < part.topic_end else 1.0
         fit += factor * index.weight(word) * max((word_similarity(word, w) for w in segment.words), default=0.0)
     fit += _day_fit(index, part, segment)
@@ -354,15 +354,15 @@ def _line_fit(index: SourceIndex, part: Segment, line: Line) -> float:
     The topic ("공유회의실은") is left out when the clause says more than its topic: which
     days something holds on is decided by the predicate (쉰다, 운영한다), not by the name.
     """
-    comment = [w for w, p in zip(part.words, part.positions) if p >= part.topic_end]
+    comment = [w for w, p in zip(part.words, part.positions, strict=True) if p >= part.topic_end]
     words = comment or list(part.words)
     return sum(index.weight(word) * index.match(word, line) for word in words)
 
 
 def _antonym_conflict(part: Segment, segment: Segment) -> bool:
     """The claim says one of a pair the source says the other of (혼자 / 함께, 현장 / 온라인)."""
-    said = frozenset(c for word, cover in zip(segment.words, segment.covers) if not cover for c in word.concepts)
-    for word, cover in zip(part.words, part.covers):
+    said = frozenset(c for word, cover in zip(segment.words, segment.covers, strict=True) if not cover for c in word.concepts)
+    for word, cover in zip(part.words, part.covers, strict=True):
         if cover:  # "실내에 들어갈 수 없다" agrees with "테라스에서만"
             continue
         for concept in word.concepts:
@@ -490,7 +490,7 @@ def _primary(index: SourceIndex, part: Segment, line: Line) -> float:
     Generic words and the topic (another line may name the place) are left out.
     """
     total = matched = 0.0
-    for word, position in zip(part.words, part.positions):
+    for word, position in zip(part.words, part.positions, strict=True):
         if word.light or position < part.topic_end:
             continue
         weight = index.weight(word)
@@ -527,7 +527,7 @@ def _coverage(index: SourceIndex, part: Segment, candidates: list[Line], support
 
     def covered(numbers: list[int]) -> float:
         return sum(w * max(index.match(word, by_number[n]) for n in numbers)
-                   for word, w in zip(words, weights)) / total
+                   for word, w in zip(words, weights, strict=True)) / total
 
     current = covered(support)
     for line in candidates + [line for line in index.lines if line not in candidates]:
@@ -615,7 +615,7 @@ def not_found(index: SourceIndex, claim: str) -> list[str]:
     out: list[str] = []
     for part in analyse_claim(claim):
         items: list[tuple[int, str]] = []
-        for word, position in zip(part.words, part.positions):
+        for word, position in zip(part.words, part.positions, strict=True):
             if word.light or len(word.stem) < 2 and not word.concepts:
                 continue
             if word.surface != word.stem and not word.surface.endswith(_NOUN_PARTICLES) \

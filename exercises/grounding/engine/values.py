@@ -284,7 +284,7 @@ def extract_values(text: str) -> tuple[list[Value], str]:
     for match in _PERIOD.finditer(text):
         if scan.free(*match.span()):
             scan.add(Value("time", (_PERIODS[match.group(1)],), "within", span=match.span()))
-    masked = "".join(" " if taken else char for char, taken in zip(text, scan.taken))
+    masked = "".join(" " if taken else char for char, taken in zip(text, scan.taken, strict=True))
     return sorted(scan.values, key=lambda value: value.span), masked
 
 

@@ -319,10 +319,13 @@ def run_python(
     *,
     files: Mapping[str, bytes] | None = None,
     stdin: bytes | None = None,
-    limits: Limits = Limits(),
-    config: SandboxConfig = SandboxConfig(),
+    limits: Limits | None = None,
+    config: SandboxConfig | None = None,
 ) -> RunResult:
-    """Run ``code`` as ``/sandbox/main.py`` with ``files`` bound read-only beside it."""
+    """Run ``code`` as ``/sandbox/main.py`` with ``files`` bound read-only beside it (the default limits and
+    configuration when none are given)."""
+    limits = limits if limits is not None else Limits()
+    config = config if config is not None else SandboxConfig()
     problem = sandbox_problem(config)
     if problem:
         return refused(problem)

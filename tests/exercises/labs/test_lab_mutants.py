@@ -41,7 +41,7 @@ def verdicts() -> dict[Path, tuple[bool, list[MutantVerdict]]]:
     jobs = [(folder, path) for folder in LABS_WITH_MUTANTS for path in mutant_files(folder)]
     specs = {folder: read_lab(folder) for folder in LABS_WITH_MUTANTS}
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        references = dict(zip(LABS_WITH_MUTANTS, pool.map(lambda f: verify_lab(f).passed, LABS_WITH_MUTANTS)))
+        references = dict(zip(LABS_WITH_MUTANTS, pool.map(lambda f: verify_lab(f).passed, LABS_WITH_MUTANTS), strict=True))
         mutants = list(pool.map(lambda job: (job[0], verify_mutant(job[0], job[1], specs[job[0]])), jobs))
     return {folder: (references[folder], [m for f, m in mutants if f == folder]) for folder in LABS_WITH_MUTANTS}
 
