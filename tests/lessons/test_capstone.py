@@ -12,14 +12,16 @@ from pathlib import Path
 import pytest
 
 from exercises.evidence.content import read_tasks
+from exercises.labs.content import program_for_step, read_lab
 from tests.lessons.test_lab_plain_runs import CONTENT, failing_checks, run_plain, solution, starter
 
 LESSON, LAB = "capstone", "notice-assistant"
 
 
-@pytest.mark.parametrize("step", ["run", "inject", "restore"])
+@pytest.mark.parametrize("step", ["run", "inject", "restore", "extend"])
 def test_reference_passes_each_step(step: str, tmp_path: Path) -> None:
-    """The reference passes run and restore, and the injected fault (tools run in a question turn) fails at A4."""
+    """The reference passes run, restore and the extra cases, and the injected fault (tools run in a question turn)
+    fails at A4."""
     assert failing_checks(LESSON, LAB, solution(LESSON, LAB), step, tmp_path) == []
 
 
@@ -39,6 +41,19 @@ def test_another_shape_of_design_passes(tmp_path: Path) -> None:
     early = 'def handle(turn, kit):\n    if turn["id"] in done:\n        return done[turn["id"]]\n'
     assert code.count("def handle(turn, kit):\n") == 1
     assert failing_checks(LESSON, LAB, code.replace("def handle(turn, kit):\n", early), "run", tmp_path) == []
+
+
+def test_the_extra_cases_accept_a_design_that_acts_on_the_request_alone(tmp_path: Path) -> None:
+    """E3 asks only that the unrequested cancellation does not run: a design that drops it and books the requested
+    room (rather than holding the whole reply, as the reference does) passes the extra cases too."""
+    code = solution(LESSON, LAB)
+    allowed = 'ACTIONS = {"book_room", "cancel_booking"}'
+    assert code.count(allowed) == 1
+    booking_only = code.replace(allowed, 'ACTIONS = {"book_room"}')
+    assert failing_checks(LESSON, LAB, booking_only, "extend", tmp_path) == []
+    (extend,) = [s for s in read_lab(CONTENT / LESSON / "labs" / LAB)["steps"] if s["kind"] == "extend"]
+    result = run_plain(LESSON, LAB, program_for_step(extend, booking_only), tmp_path)
+    assert "E3 청하지 않은 행동이 섞인 응답 | 통과" in result.stdout and "Q9 도우미: 완료" in result.stdout
 
 
 def test_running_other_arguments_than_approved_fails(tmp_path: Path) -> None:

@@ -204,8 +204,13 @@ def load_notices(path=NOTICE_FILE):
         return [line.rstrip("\n") for line in f]
 
 
+handler = None  # run()에 마지막으로 넘긴 도우미: 추가 사례(extend 단계)가 같은 도우미로 다시 돌린다
+
+
 def run(handle):
     """사례 표를 차례로 돌리고, 사례마다 통과/실패를 한 줄로 찍는다."""
+    global handler
+    handler = handle
     kit = Kit(load_notices())
     failed = []
     for case_id, title, turns, check in CASES:
