@@ -131,7 +131,7 @@ def main() -> None:
             cpu = idle_cpu_percent(site)
             totals: dict = {"throttled": 0, "lost": 0, "statuses": set()}
 
-            def one_pass() -> dict[str, tuple[float, str]]:
+            def one_pass(totals: dict = totals) -> dict[str, tuple[float, str]]:
                 out: dict = {"throttled": 0, "lost": 0, "server_ms": [], "client_ms": [], "statuses": set(), "ids": []}
                 lock = threading.Lock()
                 barrier = threading.Barrier(len(site.tokens))

@@ -18,6 +18,8 @@ from typing import Any
 import yaml
 from django.urls import reverse
 
+from tutor.rendering import RenderedPart, UnknownImage, render_part
+
 from .content_schema import (
     CourseFile,
     LessonFrontMatter,
@@ -27,7 +29,6 @@ from .content_schema import (
 )
 from .diagrams import DIAGRAM_NAME, UnsafeDiagram, check_svg
 from .models import PartKey, SelfCheck
-from .rendering import RenderedPart, UnknownImage, render_part
 
 # libyaml's parser when PyYAML was built with it (the wheels are): the course is
 # read at every start and in many tests, and the pure-Python parser was half of it.

@@ -23,9 +23,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from html import unescape
 
-from django.apps import apps
 from django.utils.html import escape
 
+from tutor import extensions
+
+from .extensions import FixtureUsers
 from .models import Fixture, FixtureVersion
 
 _TAG = re.compile(r"(<[^>]*>)")
@@ -124,10 +126,8 @@ class FixtureUse:
 def uses_of(fixture: Fixture) -> list[FixtureUse]:
     """Everything resting on ``fixture``: each app answers ``fixture_uses(fixture)`` for its own content."""
     uses: list[FixtureUse] = []
-    for config in apps.get_app_configs():
-        answer = getattr(config, "fixture_uses", None)
-        if answer is not None:
-            uses.extend(answer(fixture))
+    for app in extensions.providers(FixtureUsers):
+        uses.extend(app.fixture_uses(fixture))
     return uses
 
 

@@ -7,16 +7,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.apps import apps
 from django.contrib.auth.models import User
 from django.db.models import Count, Q
 from django.utils.translation import gettext
 
-from tutor import access
+from tutor import access, extensions
 from tutor.access import AnyUser
 from tutor.errors import NotFound
 
 from .content import SLUG
+from .extensions import LearnerRecords, ReviewRecords
 from .fixture_refs import FixtureUse, lines_referred, named_uses, resolve, use, versions_for
 from .models import (
     CompletionRecord,
@@ -223,11 +223,10 @@ def progress_of(user: User) -> list[LessonProgress]:
     """
     progress = progress_of_learners([user], lessons=visible_lessons(user))[user.pk]
     by_lesson = {entry.lesson.pk: entry for entry in progress}
-    for config in apps.get_app_configs():
-        if hasattr(config, "record_links_for"):
-            for lesson_id, links in config.record_links_for(user).items():
-                if lesson_id in by_lesson:
-                    by_lesson[lesson_id].records.extend(links)
+    for app in extensions.providers(LearnerRecords):
+        for lesson_id, links in app.record_links_for(user).items():
+            if lesson_id in by_lesson:
+                by_lesson[lesson_id].records.extend(links)
     return progress
 
 
@@ -273,12 +272,11 @@ def progress_of_learners(
             number = report.self_check.version.number
             entry.earlier[number] = entry.earlier.get(number, 0) + 1
     # Review records live in an app that builds on lessons; it answers for itself.
-    for config in apps.get_app_configs():
-        if hasattr(config, "review_records_for"):
-            for uid, by_lesson in config.review_records_for(user_ids).items():
-                for lesson_id, records in by_lesson.items():
-                    if lesson_id in table.get(uid, {}):
-                        table[uid][lesson_id].reviews.extend(records)
+    for app in extensions.providers(ReviewRecords):
+        for uid, by_lesson in app.review_records_for(user_ids).items():
+            for lesson_id, records in by_lesson.items():
+                if lesson_id in table.get(uid, {}):
+                    table[uid][lesson_id].reviews.extend(records)
     return {uid: list(rows.values()) for uid, rows in table.items()}
 
 

@@ -6,14 +6,14 @@ import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.apps import apps
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from tutor import audit
+from tutor import audit, extensions
 from tutor.errors import Refused
 
 from .content import FixtureSource, LessonSource, read_course, sha256
+from .extensions import LessonContent
 from .fixture_checks import personal_data_findings, refusal_message
 from .models import (
     CompletionRecord,
@@ -59,7 +59,7 @@ def load_course(*, content_dir: Path, actor: User | None = None) -> LoadReport:
     admin is never overwritten by its file.
     """
     course_meta, sources = read_course(content_dir)
-    extensions = [config for config in apps.get_app_configs() if hasattr(config, "load_lesson_content")]
+    contributors = extensions.providers(LessonContent)
     course, _ = Course.objects.update_or_create(
         slug=course_meta["slug"],
         defaults={"title": course_meta["title"], "description": course_meta.get("description", "")},
@@ -73,8 +73,8 @@ def load_course(*, content_dir: Path, actor: User | None = None) -> LoadReport:
             _upsert_fixture(lesson=lesson, source=fixture, report=report, actor=actor)
         # Apps that build on lessons (labs, exercises) load their part of the folder;
         # lessons never imports them.
-        for config in extensions:
-            report.extensions.extend(config.load_lesson_content(lesson=lesson, folder=content_dir / source.slug))
+        for contributor in contributors:
+            report.extensions.extend(contributor.load_lesson_content(lesson=lesson, folder=content_dir / source.slug))
     for lesson in Lesson.objects.filter(course=course, is_published=True).exclude(slug__in=seen):
         set_lesson_published(lesson=lesson, published=False, actor=actor, reason="레슨 폴더가 없어졌습니다.")
         report.unpublished.append(lesson.slug)

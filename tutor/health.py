@@ -14,7 +14,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import time
-from typing import Any
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.db import DatabaseError, connection
@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from . import extensions
 from .throttle import client_address
 
 
@@ -55,18 +56,12 @@ def check_queue() -> dict[str, Any]:
             "oldest_wait_s": round(age, 1)}
 
 
-def check_sandbox() -> dict[str, Any]:
-    from exercises.labs.selectors import host_health, this_host
+class HealthSource(Protocol):
+    """An app with something of this host to check (labs: the sandbox's latest self-test here)."""
 
-    try:
-        health = host_health(this_host())
-    except DatabaseError:
-        return {"ok": False, "detail": "database unavailable"}
-    if health is None:
-        return {"ok": None, "host": this_host(), "detail": "no worker has checked this host"}
-    failed = [item["name"] for item in health.detail if not item["contained"]]
-    return {"ok": health.ok, "host": health.host, "checked_at": health.checked_at.isoformat(),
-            "failed": failed}
+    def health_checks(self) -> dict[str, dict[str, Any]]:
+        """Named checks, each ``{"ok": True | False | None, ...details}``; ``None`` is "not checked", not a failure."""
+        ...
 
 
 # Headers a proxy adds: seen without CLIENT_ADDRESS_HEADER set, the peer address is the proxy's, not the client's.
@@ -98,7 +93,9 @@ def may_see_details(request: HttpRequest) -> bool:
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     """Visitors read only ``{"status"}`` (and the 200/503); the details go to a token or a private address."""
-    checks = {"database": check_database(), "queue": check_queue(), "sandbox": check_sandbox()}
+    checks = {"database": check_database(), "queue": check_queue()}
+    for app in extensions.providers(HealthSource):
+        checks.update(app.health_checks())
     healthy = all(check["ok"] is not False for check in checks.values())
     body: dict[str, Any] = {"status": "ok" if healthy else "fail"}
     if may_see_details(request):

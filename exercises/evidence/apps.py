@@ -15,7 +15,17 @@ class EvidenceConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from exercises.labs.hooks import RunListener
+        from lessons.extensions import FixtureUsers, LearnerRecords, LessonContent, ReviewRecords
+        from tutor import extensions
+        from tutor.cohorts.hooks import MembershipListener
+        from tutor.notices.registry import NoticeSource, TodoSource
+
         from . import checks  # noqa: F401  (registers the system checks)
+
+        for point in (LessonContent, ReviewRecords, LearnerRecords, FixtureUsers, RunListener, MembershipListener,
+                      TodoSource, NoticeSource):
+            extensions.register(point, self)
 
     def load_lesson_content(self, *, lesson: Any, folder: Path) -> list[str]:
         """Called by ``lessons.services.load_course`` for every lesson folder: load its evidence tasks."""
@@ -37,7 +47,7 @@ class EvidenceConfig(AppConfig):
         return record_links_of(user)
 
     def lab_run_finished(self, run_id: int) -> None:
-        """Called by ``exercises.labs.services.tell_run_finished``: a reviewer's re-run has ended, so its
+        """Called by ``exercises.labs.execution.tell_run_finished``: a reviewer's re-run has ended, so its
         reproduction is settled (reproduced, differed or could not run) now, not when someone opens a page."""
         from .peer import settle_reproductions_of_rerun
 

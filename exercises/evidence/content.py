@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from lessons.content import SLUG, ContentError, parse_yaml
 from lessons.content_schema import EvidenceFile, validate_yaml
-from lessons.rendering import render_markdown
+from tutor.rendering import render_markdown
 
 from .models import INSUFFICIENT, EvidenceTask
 

@@ -18,12 +18,12 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from exercises.labs.models import LabRun
 from exercises.labs.records import check_seal
-from lessons.rendering import render_user_markdown
 from lessons.selectors import progress_of
 from tutor import access
 from tutor.errors import NotFound, TutorError
 from tutor.http import SignedInRequest
 from tutor.numbers import int_or_none
+from tutor.rendering import render_user_markdown
 from tutor.spreadsheet import to_csv
 from tutor.text import visible
 

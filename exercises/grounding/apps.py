@@ -15,7 +15,14 @@ class GroundingConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from lessons.extensions import FixtureUsers, LearnerRecords, LessonContent
+        from tutor import extensions
+        from tutor.notices.registry import TodoSource
+
         from . import checks  # noqa: F401  (registers the system checks)
+
+        for point in (LessonContent, LearnerRecords, FixtureUsers, TodoSource):
+            extensions.register(point, self)
 
     def load_lesson_content(self, *, lesson: Any, folder: Path) -> list[str]:
         """Called by ``lessons.services.load_course`` for every lesson folder: load its exercises."""

@@ -15,7 +15,14 @@ class LabsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from lessons.extensions import FixtureUsers, LearnerRecords, LessonContent
+        from tutor import extensions
+        from tutor.health import HealthSource
+
         from . import checks  # noqa: F401  (registers the system checks)
+
+        for point in (LessonContent, LearnerRecords, FixtureUsers, HealthSource):
+            extensions.register(point, self)
 
     def load_lesson_content(self, *, lesson: Any, folder: Path) -> list[str]:
         """Called by ``lessons.services.load_course`` for every lesson folder: load its labs."""
@@ -34,3 +41,9 @@ class LabsConfig(AppConfig):
         from .selectors import fixture_uses
 
         return fixture_uses(fixture)
+
+    def health_checks(self) -> dict[str, dict[str, Any]]:
+        """Called by ``/healthz``: this host's sandbox, by its latest worker self-test."""
+        from .selectors import sandbox_health_check
+
+        return {"sandbox": sandbox_health_check()}

@@ -11,7 +11,7 @@ from typing import Any
 
 from lessons.content import SLUG, ContentError, parse_yaml
 from lessons.content_schema import validate_yaml
-from lessons.rendering import render_markdown
+from tutor.rendering import render_markdown
 
 from .checking import CHECK_KINDS
 from .content_schema import LabFile

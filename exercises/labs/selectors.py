@@ -5,9 +5,11 @@ from __future__ import annotations
 import socket
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.db import DatabaseError
 from django.db.models import Max, QuerySet, Subquery
 from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
@@ -228,3 +230,16 @@ def fixture_uses(fixture: Fixture) -> list[FixtureUse]:
     for lab in Lab.objects.active().filter(instructions_html__contains=f"[[{fixture.slug}"):
         uses.append(use("실습 설명", lab.title, lines_referred(lab.instructions_html, fixture.slug)))
     return uses
+
+
+def sandbox_health_check() -> dict[str, Any]:
+    """``/healthz``'s sandbox check: this host's latest worker self-test (not checked on a web-only host)."""
+    try:
+        health = host_health(this_host())
+    except DatabaseError:
+        return {"ok": False, "detail": "database unavailable"}
+    if health is None:
+        return {"ok": None, "host": this_host(), "detail": "no worker has checked this host"}
+    failed = [item["name"] for item in health.detail if not item["contained"]]
+    return {"ok": health.ok, "host": health.host, "checked_at": health.checked_at.isoformat(),
+            "failed": failed}

@@ -12,28 +12,25 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from django.apps import apps as django_apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from lessons.content import ContentError, folder_digest
-from lessons.models import CompletionRecord, Fixture, FixtureVersion, Lesson
+from lessons.models import CompletionRecord, Fixture, Lesson
 from lessons.services import record_completion
 from tutor import audit
 from tutor.errors import Conflict, Refused, Throttled, TutorError
 
 from . import conf, records, selectors, wakeup
-from .checking import run_checks
-from .content import program_for_step, read_lab
-from .models import Lab, LabRun, SandboxHealth
-from .sandbox import RunResult, run_python
-from .sandbox.runner import enforcement, interpreter, sandbox_problem
-from .sandbox.selftest import run_selftest
+from .content import read_lab
+from .execution import fail_run, refuse_altered
+from .models import Lab, LabRun
+from .sandbox.runner import sandbox_problem
+from .tasks import execute_lab_run
 
 logger = logging.getLogger(__name__)
 
@@ -179,8 +176,6 @@ def _fixture_versions(lab: Lab) -> dict[str, dict[str, Any]]:
 
 
 def _enqueue(run_id: int) -> None:
-    from .tasks import execute_lab_run
-
     execute_lab_run.enqueue(run_id=run_id)
     wakeup.notify_workers()
 
@@ -201,122 +196,6 @@ def ensure_sandbox_healthy() -> None:
                            if not item["contained"] and not item.get("accepted_risk"))
         raise Refused(_("실습 실행 환경(샌드박스) 점검에 실패해 지금은 실행하지 않습니다 (%(failed)s). "
                         "관리자가 고칠 때까지 기다려 주세요.") % {"failed": failed or _("준비 안 됨")})
-
-
-def refuse_altered(run: LabRun, check: records.SealCheck, *, by: str) -> None:
-    """Leave a row that no longer matches its seal as it is (never run, never re-sealed) and audit it."""
-    logger.warning("lab run %s refused by %s: %s", run.pk, by, check.message)
-    audit.refusal(actor=None, action="lab_run.refused_altered", target=run, reason=check.message,
-                  detail={"by": by, "state": check.state, "changed": check.changed, "why": check.why})
-
-
-def execute_run(*, run_id: int) -> None:
-    """Verify a queued run's request seal, claim it, run it in the sandbox, check it and seal the record.
-
-    A row whose request seal no longer verifies (code or input changed, seal
-    stripped, a finished run set back to queued) is refused before it runs and
-    left as it is. Safe to call twice.
-    """
-    queued = LabRun.objects.filter(pk=run_id, status=LabRun.Status.QUEUED).first()
-    if queued is None:
-        return
-    check = records.check_seal(queued)
-    if check.state != "pending":
-        refuse_altered(queued, check, by="worker")
-        return
-    # The claim matches the seal verified above, so a row changed in between is not taken.
-    claimed = LabRun.objects.filter(pk=run_id, status=LabRun.Status.QUEUED, seal=queued.seal).update(
-        status=LabRun.Status.RUNNING, started_at=timezone.now(), attempts=F("attempts") + 1,
-        worker=f"{socket.gethostname()}:{os.getpid()}",
-    )
-    if not claimed:
-        return
-    run = LabRun.objects.select_related("lab").get(pk=run_id)
-    if records.field_digests(run, records.REQUEST_FIELDS) != records.field_digests(queued, records.REQUEST_FIELDS):
-        refuse_altered(run, records.check_seal(run), by="worker")
-        return
-    try:
-        files = _sandbox_files(run)
-        run.files = {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())}
-        checks = run.lab.step(run.step) or {}
-        result = run_python(program_for_step(checks, run.code), files=files,
-                            stdin=run.stdin.encode("utf-8") if run.stdin else None,
-                            limits=conf.limits(), config=conf.sandbox_config())
-        by_id = {check["id"]: check for check in run.lab.checks}
-        run.check_results = run_checks([by_id[c] for c in checks.get("checks", [])], result)
-        run.interpreter = f"Python {interpreter(conf.sandbox_config().python).version}" if result.status != "refused" else ""
-        _finish(run, result)
-    except Exception:
-        logger.exception("lab run %s failed outside the sandbox", run_id)
-        fail_run(run_id=run_id, reason=_("실행을 마무리하지 못했습니다 (서버 오류). 다시 실행해 주세요."))
-
-
-def _sandbox_files(run: LabRun) -> dict[str, bytes]:
-    """The lab's files and the fixture versions recorded when the run was requested (not newer ones)."""
-    files = {name: text.encode("utf-8") for name, text in run.lab.files.items()}
-    numbers = {slug: version["number"] for slug, version in run.fixture_versions.items()}
-    versions = FixtureVersion.objects.filter(fixture__slug__in=numbers).select_related("fixture")
-    for version in versions:
-        if numbers[version.fixture.slug] == version.number:
-            files[f"{version.fixture.slug}.txt"] = version.text.encode("utf-8")
-    return files
-
-
-def _finish(run: LabRun, result: RunResult) -> None:
-    run.status = result.status
-    run.exit_code, run.signal = result.exit_code, result.signal
-    run.stdout, run.stderr, run.truncated = result.stdout, result.stderr, result.truncated
-    run.wall_ms, run.cpu_ms = result.wall_ms, result.cpu_ms
-    run.peak_memory_bytes, run.accounting = result.peak_memory_bytes, result.accounting
-    run.outcome_basis = result.basis[:200]
-    if result.status == "refused":
-        run.failure_reason = result.stderr
-    run.finished_at = timezone.now()
-    records.seal(run)
-    run.save()
-    tell_run_finished(run.pk)
-
-
-def tell_run_finished(run_id: int) -> None:
-    """Tell the apps built on labs that a run has ended, through their AppConfig's ``lab_run_finished(run_id)``
-    (evidence settles a peer's reproduction of an attached run). Labs imports none of them; the hook runs in
-    the worker when the run ends, so no page has to settle anything on a GET. A hook's fault is logged and
-    never undoes the run's record."""
-    for config in django_apps.get_app_configs():
-        hook = getattr(config, "lab_run_finished", None)
-        if callable(hook):
-            try:
-                hook(run_id)
-            except Exception:
-                logger.exception("lab_run_finished hook of %s failed for run %s", config.label, run_id)
-
-
-def tell_runs_finished_while_away() -> None:
-    """At a worker's start: a worker that died between a run's record and ``tell_run_finished`` left the news
-    untold. Each app's ``lab_runs_catch_up()`` looks for what it still waits on (evidence: pending
-    reproductions whose re-run has ended), so nothing stays pending forever."""
-    for config in django_apps.get_app_configs():
-        hook = getattr(config, "lab_runs_catch_up", None)
-        if callable(hook):
-            try:
-                hook()
-            except Exception:
-                logger.exception("lab_runs_catch_up hook of %s failed", config.label)
-
-
-@transaction.atomic
-def fail_run(*, run_id: int, reason: str) -> None:
-    run = LabRun.objects.select_for_update().select_related("lab").get(pk=run_id)
-    if run.is_finished:
-        return
-    check = records.check_seal(run)
-    if check.state != "pending":  # never seal over a row that no longer matches what was requested
-        refuse_altered(run, check, by="fail_run")
-        return
-    run.status, run.failure_reason, run.finished_at = LabRun.Status.FAILED, reason, timezone.now()
-    records.seal(run)
-    run.save()
-    transaction.on_commit(functools.partial(tell_run_finished, run.pk))
 
 
 def _worker_is_gone(worker: str) -> bool:
@@ -361,23 +240,4 @@ def settle_stale_runs(*, now: datetime | None = None) -> list[int]:
             fail_run(run_id=run_id, reason=_("실행하던 워커가 멈췄습니다. 한 번 다시 시도했지만 끝나지 않았습니다."))
     return [run_id for run_id, _attempts in stale]
 
-
-def record_sandbox_health() -> SandboxHealth:
-    """Run the hostile-program self-test and store the verdict the web process consults."""
-    config = conf.sandbox_config()
-    verdicts = run_selftest(config)
-    _backend, bounded_by = enforcement(config)
-    try:
-        version = f"Python {interpreter(config.python).version}"
-    except Exception:  # the self-test already reports an unusable interpreter
-        version = ""
-    return SandboxHealth.objects.create(
-        ok=bool(verdicts) and all(v.passed for v in verdicts),
-        host=selectors.this_host(),
-        worker=f"{socket.gethostname()}:{os.getpid()}",
-        interpreter=version,
-        enforcement=bounded_by,
-        detail=[{"name": v.name, "contained": v.contained, "status": v.status, "note": v.note,
-                 "accepted_risk": v.accepted_risk} for v in verdicts],
-    )
 

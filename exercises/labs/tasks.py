@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django_tasks import task
 
-from . import services
+from . import execution
 
 
 @task()
 def execute_lab_run(run_id: int) -> None:
-    services.execute_run(run_id=run_id)
+    execution.execute_run(run_id=run_id)

@@ -17,8 +17,9 @@ from exercises.evidence import peer
 from exercises.evidence import services as evidence_services
 from exercises.evidence.models import EvidenceTask, PeerAllocation, Reproduction
 from exercises.labs import conf
+from exercises.labs.execution import tell_run_finished
 from exercises.labs.models import Lab, LabRun
-from exercises.labs.services import code_digest, tell_run_finished
+from exercises.labs.services import code_digest
 from lessons.models import Fixture, Lesson
 from lessons.services import create_fixture_version
 from tests.conftest import PASSWORD

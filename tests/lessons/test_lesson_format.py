@@ -15,8 +15,8 @@ from django.urls import reverse
 from lessons.content import ContentError, read_lesson
 from lessons.diagrams import UnsafeDiagram, check_svg
 from lessons.models import Lesson
-from lessons.rendering import render_markdown
 from lessons.services import load_course, set_lesson_published
+from tutor.rendering import render_markdown
 
 pytestmark = pytest.mark.django_db
 

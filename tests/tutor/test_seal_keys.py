@@ -45,7 +45,7 @@ def test_a_seal_key_equal_to_secret_key_is_a_system_check_error(settings) -> Non
 def test_rotation_keeps_old_keys_and_reseals_only_what_verifies(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settings, learner, course, django_capture_on_commit_callbacks
 ) -> None:
-    from exercises.labs import records, services
+    from exercises.labs import execution, records, services
     from exercises.labs.models import Lab, LabRun
 
     monkeypatch.delenv("SEAL_KEYS", raising=False)
@@ -57,7 +57,7 @@ def test_rotation_keeps_old_keys_and_reseals_only_what_verifies(
     for key in ("a", "b"):
         with django_capture_on_commit_callbacks(execute=False):
             run = services.request_run(user=learner, lab=lab, code=f"print('{key}')", step="run", idempotency_key=key)
-        services.execute_run(run_id=run.pk)
+        execution.execute_run(run_id=run.pk)
         runs.append(run.pk)
     LabRun.objects.filter(pk=runs[1]).update(stdout="바꿈\n")
     old_id = settings.SEAL_KEYS[0].key_id

@@ -12,7 +12,6 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from django.apps import apps
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import AnonymousUser, Group, User
@@ -22,13 +21,14 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tutor import access, audit
+from tutor import access, audit, extensions
 from tutor.access import Perm
 from tutor.errors import Conflict, NotFound, TutorError
 from tutor.models import Cohort, Invitation, Membership
 from tutor.roles import CohortRole, Role
 
 from . import roster as roster_csv
+from .hooks import MembershipListener
 
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud in a classroom
 JOIN_CODE_LENGTH = 8
@@ -158,9 +158,8 @@ def _leave(*, actor: User, membership: Membership) -> None:
     """Mark the membership removed and let each app let go of what the person held there (peer leases)."""
     membership.status, membership.removed_at = Membership.Status.REMOVED, timezone.now()
     membership.save(update_fields=["status", "removed_at"])
-    for config in apps.get_app_configs():
-        if hasattr(config, "member_left"):
-            config.member_left(actor=actor, user=membership.user, cohort=membership.cohort)
+    for app in extensions.providers(MembershipListener):
+        app.member_left(actor=actor, user=membership.user, cohort=membership.cohort)
     access.forget(membership.user)
 
 

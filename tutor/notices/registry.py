@@ -1,23 +1,16 @@
-"""What other apps contribute, asked through their AppConfig (as ``load_lesson_content`` is):
+"""What other apps contribute to notices and to-do lists, declared as two extension points
+(``tutor.extensions``): an app registers for them in its ``AppConfig.ready()``.
 
-- ``todo_for(user) -> list[TodoItem]``: what this person owes, in that app;
-- ``digest_lines_for(user) -> list[str]``: lines of a teacher's daily digest;
-- ``daily_notices(day: date) -> int``: make the notices of a day (e.g. "due tomorrow"); return how many;
-- ``timed_notices(now: datetime) -> int``: make the notices of events that happen at a scheduled time rather
-  than on a request (e.g. "the peer step closed"); called on every worker's clock tick, so it must be cheap
-  when nothing is due and idempotent per event and person (``notify``'s key).
-
-``tutor`` imports no app: each app that has something to say defines the method.
+``tutor`` imports no app: each app that has something to say registers itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from datetime import date, datetime
+from typing import Any, Protocol
 
-from django.apps import apps
+from tutor import extensions
 
 LEARNER_KINDS = ("peer_review", "due", "overdue", "review_released", "resubmission", "claim_judged")
 TEACHER_KINDS = ("waiting_review", "disagreement", "flag", "peer_closed", "stuck_learner", "answer_group")
@@ -33,28 +26,46 @@ class TodoItem:
     cohort: str = ""
 
 
-def _hooks(name: str) -> Iterator[Any]:
-    for config in apps.get_app_configs():
-        hook = getattr(config, name, None)
-        if callable(hook):
-            yield hook
+class TodoSource(Protocol):
+    """An app in which a person can owe something (a review to write, a claim judgement to read)."""
+
+    def todo_for(self, user: Any) -> list[TodoItem]:
+        """What ``user`` owes in this app, as to-do items."""
+        ...
+
+
+class NoticeSource(Protocol):
+    """An app that makes scheduled notices and lines of a teacher's daily digest."""
+
+    def digest_lines_for(self, user: Any) -> list[str]:
+        """Lines of ``user``'s daily digest (a teacher's waiting work, one line per cohort and kind)."""
+        ...
+
+    def daily_notices(self, day: date) -> int:
+        """Make the notices of ``day`` (e.g. "due tomorrow"); return how many were made."""
+        ...
+
+    def timed_notices(self, now: datetime) -> int:
+        """Make the notices of events due by ``now`` (e.g. "the peer step closed"). Called on every worker clock
+        tick, so it is cheap when nothing is due and idempotent per event and person (``notify``'s key)."""
+        ...
 
 
 def todo_for(user: Any) -> list[TodoItem]:
     """Everything this person owes, soonest due first (items without a due time after)."""
-    items = [item for hook in _hooks("todo_for") for item in hook(user)]
+    items = [item for app in extensions.providers(TodoSource) for item in app.todo_for(user)]
     far = datetime.max.replace(tzinfo=None)
     return sorted(items, key=lambda item: (item.due_at is None,
                                           item.due_at.replace(tzinfo=None) if item.due_at else far, item.title))
 
 
 def digest_lines_for(user: Any) -> list[str]:
-    return [line for hook in _hooks("digest_lines_for") for line in hook(user)]
+    return [line for app in extensions.providers(NoticeSource) for line in app.digest_lines_for(user)]
 
 
 def daily_notices(day: Any) -> int:
-    return sum(hook(day) for hook in _hooks("daily_notices"))
+    return sum(app.daily_notices(day) for app in extensions.providers(NoticeSource))
 
 
 def timed_notices(now: datetime) -> int:
-    return sum(hook(now) for hook in _hooks("timed_notices"))
+    return sum(app.timed_notices(now) for app in extensions.providers(NoticeSource))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
+from tutor.rendering import render_inline_markdown, render_user_markdown
 from tutor.text import visible as visible_text
 from tutor.text import visible_html
 
@@ -23,15 +24,11 @@ def visible(value: object) -> SafeString:
 
 @register.filter(is_safe=True)
 def user_markdown(value: object) -> SafeString:
-    """A person's Markdown, hidden characters marked first, rendered and sanitised (``lessons.rendering``)."""
-    from lessons.rendering import render_user_markdown
-
+    """A person's Markdown, hidden characters marked first, rendered and sanitised (``tutor.rendering``)."""
     return mark_safe(render_user_markdown(visible_text("" if value is None else str(value))))  # noqa: S308 - nh3 output
 
 
 @register.filter(is_safe=True)
 def inline_markdown(value: object) -> SafeString:
     """One line of authored Markdown (rubric descriptions) rendered inline and sanitised."""
-    from lessons.rendering import render_inline_markdown
-
     return mark_safe(render_inline_markdown("" if value is None else str(value)))  # noqa: S308 - nh3 output

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from exercises.evidence import peer, services
 from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Submission
+from exercises.labs import execution as lab_execution
 from exercises.labs import services as lab_services
 from exercises.labs.models import LabRun
 from lessons.models import Lesson
@@ -19,7 +20,7 @@ def finished_run(user: User, lab, key: str, code: str, capture) -> LabRun:
     with capture(execute=False):
         run = lab_services.request_run(user=user, lab=lab, code=code, step="run", idempotency_key=key,
                                        prediction="1이 찍힐 것")
-    lab_services.execute_run(run_id=run.pk)
+    lab_execution.execute_run(run_id=run.pk)
     return LabRun.objects.get(pk=run.pk)
 
 

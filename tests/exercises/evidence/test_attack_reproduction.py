@@ -111,7 +111,9 @@ def test_a_reproduction_settles_when_its_rerun_ends_and_no_page_view_settles_it(
     when a worker starts."""
     from django.apps import apps
 
-    from exercises.labs.services import tell_run_finished, tell_runs_finished_while_away
+    from exercises.labs.execution import tell_run_finished, tell_runs_finished_while_away
+    from exercises.labs.hooks import RunListener
+    from tutor import extensions
 
     original, theirs = setup(learner, other_learner, task, "print('작성자의 결과')")
     finish(original, "작성자의 결과\n")
@@ -126,7 +128,7 @@ def test_a_reproduction_settles_when_its_rerun_ends_and_no_page_view_settles_it(
     tell_runs_finished_while_away()
     reproduction.refresh_from_db()
     assert reproduction.status == Reproduction.Status.REPRODUCED
-    assert apps.get_app_config("evidence").lab_run_finished  # the declared hook tell_run_finished calls
+    assert apps.get_app_config("evidence") in extensions.providers(RunListener)  # what tell_run_finished calls
     Reproduction.objects.filter(pk=reproduction.pk).update(status=Reproduction.Status.PENDING)
     tell_run_finished(reproduction.rerun_id)
     reproduction.refresh_from_db()

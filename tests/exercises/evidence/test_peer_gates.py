@@ -17,10 +17,10 @@ from exercises.labs import selectors as lab_selectors
 from exercises.labs.models import LabRun
 from exercises.labs.services import request_run
 from lessons.models import CompletionRecord, Lesson
-from lessons.rendering import render_inline_markdown
 from tests.conftest import signed_in
 from tutor.errors import Conflict, NotFound, TutorError
 from tutor.models import AuditEntry
+from tutor.rendering import render_inline_markdown
 
 
 @pytest.fixture

@@ -21,11 +21,11 @@ from exercises.evidence.models import (
 )
 from lessons.content import ContentError
 from lessons.models import Lesson
-from lessons.rendering import render_inline_markdown
 from lessons.services import load_course
 from tests.conftest import join, signed_in
 from tutor.errors import TutorError
 from tutor.models import Cohort
+from tutor.rendering import render_inline_markdown
 from tutor.roles import Role
 
 

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from exercises.labs import services
+from exercises.labs import execution, services
 from exercises.labs.content import CASES_BANNER, program_for_step, read_lab
 from exercises.labs.models import Lab, LabRun
 from exercises.labs.sandbox import RunResult
@@ -80,7 +80,7 @@ def test_the_worker_runs_the_learners_code_with_the_steps_cases(
         return RunResult(status="ok", exit_code=0, signal=None, stdout="", stderr="", wall_ms=1.0, cpu_ms=1.0,
                          truncated=False)
 
-    monkeypatch.setattr(services, "run_python", fake_run)
+    monkeypatch.setattr(execution, "run_python", fake_run)
     monkeypatch.setattr(services, "ensure_sandbox_healthy", lambda: None)
     step = replay_lab.step("extend")
     assert step is not None
@@ -88,7 +88,7 @@ def test_the_worker_runs_the_learners_code_with_the_steps_cases(
         with django_capture_on_commit_callbacks(execute=False):
             run = services.request_run(user=learner, lab=replay_lab, code="print('내 코드')\n", step=kind,
                                        idempotency_key=key)
-        services.execute_run(run_id=run.pk)
+        execution.execute_run(run_id=run.pk)
     extend_run, plain_run = LabRun.objects.order_by("pk")
     assert seen[0] == program_for_step(step, "print('내 코드')\n") and step["cases"] in seen[0]
     assert seen[1] == "print('내 코드')\n", "the run step appends nothing"

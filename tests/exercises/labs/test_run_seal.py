@@ -12,7 +12,7 @@ from django.db import connection
 from django.test import override_settings
 from django.urls import reverse
 
-from exercises.labs import records, services
+from exercises.labs import execution, records, services
 from exercises.labs.models import Lab, LabRun, SealEpoch
 from tests.conftest import signed_in
 from tutor import keys
@@ -23,7 +23,7 @@ def sealed_run(learner: User, replay_lab: Lab, django_capture_on_commit_callback
     with django_capture_on_commit_callbacks(execute=False):
         run = services.request_run(user=learner, lab=replay_lab, code=replay_lab.solution_code, step="run",
                                    idempotency_key="sealed", prediction="시도 3번에 끝날 것")
-    services.execute_run(run_id=run.pk)
+    execution.execute_run(run_id=run.pk)
     run = LabRun.objects.select_related("lab").get(pk=run.pk)
     assert run.status == LabRun.Status.OK, run.stderr
     return run
@@ -84,7 +84,7 @@ def test_the_files_bound_are_the_fixture_versions_recorded_at_request(
     recorded = fixture.current_version
     create_fixture_version(fixture=fixture, text=recorded.text + "\n새 줄", origin="admin", actor=fixture_admin,
                            reason="시험")
-    services.execute_run(run_id=run.pk)
+    execution.execute_run(run_id=run.pk)
     run.refresh_from_db()
     assert run.fixture_versions["refund-policy"]["number"] == recorded.number
     assert run.files == {"refund-policy.txt": hashlib.sha256(recorded.text.encode()).hexdigest()}
@@ -129,7 +129,7 @@ def test_a_seal_copied_onto_another_run_does_not_verify(sealed_run: LabRun, lear
                                                         django_capture_on_commit_callbacks) -> None:
     with django_capture_on_commit_callbacks(execute=False):
         other = services.request_run(user=learner, lab=replay_lab, code="print(1)", step="run", idempotency_key="b")
-    services.execute_run(run_id=other.pk)
+    execution.execute_run(run_id=other.pk)
     fields = {name: getattr(sealed_run, name) for name in records.SEALED_FIELDS}
     LabRun.objects.filter(pk=other.pk).update(**fields, seal=sealed_run.seal, seal_digests=sealed_run.seal_digests,
                                               seal_key_id=sealed_run.seal_key_id)

@@ -10,7 +10,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from exercises.labs import records, services
+from exercises.labs import execution, records, services
 from exercises.labs.models import Lab, LabRun, SandboxHealth
 from tests.conftest import signed_in
 from tutor.errors import Refused, Throttled
@@ -68,9 +68,9 @@ def test_injected_failure_is_seen_as_an_assertion_error(learner: User, replay_la
 def test_executing_a_run_twice_runs_it_once(learner: User, replay_lab: Lab, django_capture_on_commit_callbacks) -> None:
     with django_capture_on_commit_callbacks(execute=False):
         run = services.request_run(user=learner, lab=replay_lab, code="print('한 번')", step="run", idempotency_key="k3")
-    services.execute_run(run_id=run.pk)
+    execution.execute_run(run_id=run.pk)
     finished = LabRun.objects.get(pk=run.pk)
-    services.execute_run(run_id=run.pk)
+    execution.execute_run(run_id=run.pk)
     again = LabRun.objects.get(pk=run.pk)
     assert again.attempts == 1 and again.finished_at == finished.finished_at and again.stdout == "한 번\n"
 
@@ -165,7 +165,7 @@ def test_download_sends_the_posted_code_as_a_file(learner_client: Client, replay
 @pytest.fixture
 def finished_run(learner: User, replay_lab: Lab) -> LabRun:
     run = services.request_run(user=learner, lab=replay_lab, code="print(1)", step="run", idempotency_key="own")
-    services.execute_run(run_id=run.pk)
+    execution.execute_run(run_id=run.pk)
     return LabRun.objects.get(pk=run.pk)
 
 

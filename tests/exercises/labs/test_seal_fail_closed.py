@@ -18,7 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
-from exercises.labs import records, services
+from exercises.labs import execution, records, services
 from exercises.labs.models import Lab, LabRun, SealEpoch
 from exercises.labs.sandbox import RunResult
 from tutor import keys
@@ -39,9 +39,9 @@ class FakeRunner:
 @pytest.fixture
 def runner(monkeypatch: pytest.MonkeyPatch) -> FakeRunner:
     fake = FakeRunner()
-    monkeypatch.setattr(services, "run_python", fake)
+    monkeypatch.setattr(execution, "run_python", fake)
     monkeypatch.setattr(services, "ensure_sandbox_healthy", lambda: None)
-    monkeypatch.setattr(services, "interpreter", lambda python: type("I", (), {"version": "3.11"})())
+    monkeypatch.setattr(execution, "interpreter", lambda python: type("I", (), {"version": "3.11"})())
     return fake
 
 
@@ -55,7 +55,7 @@ def queued(learner: User, course, runner: FakeRunner, django_capture_on_commit_c
 
 @pytest.fixture
 def finished(queued: LabRun, runner: FakeRunner) -> LabRun:
-    services.execute_run(run_id=queued.pk)
+    execution.execute_run(run_id=queued.pk)
     run = LabRun.objects.get(pk=queued.pk)
     assert run.status == LabRun.Status.OK and records.check_seal(run).verified
     runner.ran.clear()
@@ -85,7 +85,7 @@ def test_the_worker_refuses_a_queued_run_whose_code_was_changed_in_the_database(
     with connection.cursor() as cursor:
         cursor.execute(f"UPDATE {LabRun._meta.db_table} SET code = %s WHERE id = %s",
                        ["import os; print(os.environ)", queued.pk])
-    services.execute_run(run_id=queued.pk)
+    execution.execute_run(run_id=queued.pk)
     assert runner.ran == [], "the changed code did not run"
     run = LabRun.objects.get(pk=queued.pk)
     assert run.status == LabRun.Status.QUEUED and run.seal == queued.seal, "not claimed, not sealed again"
@@ -98,14 +98,14 @@ def test_the_worker_refuses_a_queued_run_whose_code_was_changed_in_the_database(
 
 def test_the_worker_runs_an_untouched_queued_run(queued: LabRun, runner: FakeRunner) -> None:
     """The negative case: the same path runs a row that still matches its request seal."""
-    services.execute_run(run_id=queued.pk)
+    execution.execute_run(run_id=queued.pk)
     assert runner.ran == ["print('내 코드')"]
     assert records.check_seal(LabRun.objects.get(pk=queued.pk)).verified
 
 
 def test_a_queued_run_with_its_seal_stripped_is_not_run(queued: LabRun, runner: FakeRunner) -> None:
     LabRun.objects.filter(pk=queued.pk).update(seal="", seal_key_id="", seal_digests={})
-    services.execute_run(run_id=queued.pk)
+    execution.execute_run(run_id=queued.pk)
     assert runner.ran == []
     check = records.check_seal(LabRun.objects.get(pk=queued.pk))
     assert check.state == "altered" and check.why == "missing"
@@ -121,11 +121,11 @@ def test_a_finished_run_set_back_reads_altered_and_is_not_run_or_sealed_again(
     check = records.check_seal(run)
     assert check.state == "altered" and check.why == "reopened" and "봉인 전" not in check.message
 
-    services.execute_run(run_id=run.pk)
+    execution.execute_run(run_id=run.pk)
     # A run set back to "running" whose worker is gone is what settle_stale_runs would have re-queued.
     LabRun.objects.filter(pk=run.pk, status=LabRun.Status.RUNNING).update(worker="gone-host:1")
     services.settle_stale_runs(now=run.finished_at.replace(year=run.finished_at.year + 1))
-    services.fail_run(run_id=run.pk, reason="워커 멈춤")
+    execution.fail_run(run_id=run.pk, reason="워커 멈춤")
     after = LabRun.objects.get(pk=run.pk)
     assert runner.ran == [], "not run again"
     assert (after.seal, after.status, after.created_at, after.attempts) == (finished.seal, status,
@@ -184,7 +184,7 @@ def test_rotation_still_verifies_and_reseals_runs_in_flight_and_finished(
     call_command("rotate_seal_key", stdout=StringIO())
     settings.SEAL_KEYS = keys.parse_seal_keys(path.read_text())
     assert records.check_seal(LabRun.objects.get(pk=queued.pk)).state == "pending"
-    services.execute_run(run_id=queued.pk)
+    execution.execute_run(run_id=queued.pk)
     assert runner.ran == ["print('내 코드')"]
     run = LabRun.objects.get(pk=queued.pk)
     assert run.seal_key_id == settings.SEAL_KEYS[0].key_id and records.check_seal(run).verified

@@ -8,9 +8,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from exercises.labs import conf
+from exercises.labs.execution import record_sandbox_health
 from exercises.labs.sandbox.runner import enforcement
 from exercises.labs.sandbox.selftest import run_selftest
-from exercises.labs.services import record_sandbox_health
 
 
 class Command(BaseCommand):

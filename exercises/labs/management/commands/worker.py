@@ -20,13 +20,10 @@ from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
 from exercises.labs import wakeup
+from exercises.labs.execution import record_sandbox_health, tell_runs_finished_while_away
 from exercises.labs.models import SandboxHealth
 from exercises.labs.sandbox.runner import become_subreaper
-from exercises.labs.services import (
-    record_sandbox_health,
-    settle_stale_runs,
-    tell_runs_finished_while_away,
-)
+from exercises.labs.services import settle_stale_runs
 from tutor.notices import worker as notices_clock
 
 

@@ -1,0 +1,165 @@
+"""The worker side of a lab run: verify its seal, run it in the sandbox, check and seal the record, tell the apps.
+
+Kept apart from ``services`` (the request side) so the task module can import
+this without a circle: ``services`` enqueues ``tasks.execute_lab_run``, which
+calls ``execute_run`` here, and nothing here imports ``services`` or ``tasks``.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import os
+import socket
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from lessons.models import FixtureVersion
+from tutor import audit, extensions
+
+from . import conf, records, selectors
+from .checking import run_checks
+from .content import program_for_step
+from .hooks import RunListener
+from .models import LabRun, SandboxHealth
+from .sandbox import RunResult, run_python
+from .sandbox.runner import enforcement, interpreter
+from .sandbox.selftest import run_selftest
+
+logger = logging.getLogger(__name__)
+
+
+def refuse_altered(run: LabRun, check: records.SealCheck, *, by: str) -> None:
+    """Leave a row that no longer matches its seal as it is (never run, never re-sealed) and audit it."""
+    logger.warning("lab run %s refused by %s: %s", run.pk, by, check.message)
+    audit.refusal(actor=None, action="lab_run.refused_altered", target=run, reason=check.message,
+                  detail={"by": by, "state": check.state, "changed": check.changed, "why": check.why})
+
+
+def execute_run(*, run_id: int) -> None:
+    """Verify a queued run's request seal, claim it, run it in the sandbox, check it and seal the record.
+
+    A row whose request seal no longer verifies (code or input changed, seal
+    stripped, a finished run set back to queued) is refused before it runs and
+    left as it is. Safe to call twice.
+    """
+    queued = LabRun.objects.filter(pk=run_id, status=LabRun.Status.QUEUED).first()
+    if queued is None:
+        return
+    check = records.check_seal(queued)
+    if check.state != "pending":
+        refuse_altered(queued, check, by="worker")
+        return
+    # The claim matches the seal verified above, so a row changed in between is not taken.
+    claimed = LabRun.objects.filter(pk=run_id, status=LabRun.Status.QUEUED, seal=queued.seal).update(
+        status=LabRun.Status.RUNNING, started_at=timezone.now(), attempts=F("attempts") + 1,
+        worker=f"{socket.gethostname()}:{os.getpid()}",
+    )
+    if not claimed:
+        return
+    run = LabRun.objects.select_related("lab").get(pk=run_id)
+    if records.field_digests(run, records.REQUEST_FIELDS) != records.field_digests(queued, records.REQUEST_FIELDS):
+        refuse_altered(run, records.check_seal(run), by="worker")
+        return
+    try:
+        files = _sandbox_files(run)
+        run.files = {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())}
+        checks = run.lab.step(run.step) or {}
+        result = run_python(program_for_step(checks, run.code), files=files,
+                            stdin=run.stdin.encode("utf-8") if run.stdin else None,
+                            limits=conf.limits(), config=conf.sandbox_config())
+        by_id = {check["id"]: check for check in run.lab.checks}
+        run.check_results = run_checks([by_id[c] for c in checks.get("checks", [])], result)
+        run.interpreter = f"Python {interpreter(conf.sandbox_config().python).version}" if result.status != "refused" else ""
+        _finish(run, result)
+    except Exception:
+        logger.exception("lab run %s failed outside the sandbox", run_id)
+        fail_run(run_id=run_id, reason=_("실행을 마무리하지 못했습니다 (서버 오류). 다시 실행해 주세요."))
+
+
+def _sandbox_files(run: LabRun) -> dict[str, bytes]:
+    """The lab's files and the fixture versions recorded when the run was requested (not newer ones)."""
+    files = {name: text.encode("utf-8") for name, text in run.lab.files.items()}
+    numbers = {slug: version["number"] for slug, version in run.fixture_versions.items()}
+    versions = FixtureVersion.objects.filter(fixture__slug__in=numbers).select_related("fixture")
+    for version in versions:
+        if numbers[version.fixture.slug] == version.number:
+            files[f"{version.fixture.slug}.txt"] = version.text.encode("utf-8")
+    return files
+
+
+def _finish(run: LabRun, result: RunResult) -> None:
+    run.status = result.status
+    run.exit_code, run.signal = result.exit_code, result.signal
+    run.stdout, run.stderr, run.truncated = result.stdout, result.stderr, result.truncated
+    run.wall_ms, run.cpu_ms = result.wall_ms, result.cpu_ms
+    run.peak_memory_bytes, run.accounting = result.peak_memory_bytes, result.accounting
+    run.outcome_basis = result.basis[:200]
+    if result.status == "refused":
+        run.failure_reason = result.stderr
+    run.finished_at = timezone.now()
+    records.seal(run)
+    run.save()
+    tell_run_finished(run.pk)
+
+
+def tell_run_finished(run_id: int) -> None:
+    """Tell the apps built on labs that a run has ended, through the ``RunListener`` each registered (``hooks``)
+    (evidence settles a peer's reproduction of an attached run). Labs imports none of them; the hook runs in
+    the worker when the run ends, so no page has to settle anything on a GET. A hook's fault is logged and
+    never undoes the run's record."""
+    for listener in extensions.providers(RunListener):
+        try:
+            listener.lab_run_finished(run_id)
+        except Exception:
+            logger.exception("lab_run_finished of %r failed for run %s", listener, run_id)
+
+
+def tell_runs_finished_while_away() -> None:
+    """At a worker's start: a worker that died between a run's record and ``tell_run_finished`` left the news
+    untold. Each ``RunListener``'s ``lab_runs_catch_up()`` looks for what it still waits on (evidence: pending
+    reproductions whose re-run has ended), so nothing stays pending forever."""
+    for listener in extensions.providers(RunListener):
+        try:
+            listener.lab_runs_catch_up()
+        except Exception:
+            logger.exception("lab_runs_catch_up of %r failed", listener)
+
+
+@transaction.atomic
+def fail_run(*, run_id: int, reason: str) -> None:
+    run = LabRun.objects.select_for_update().select_related("lab").get(pk=run_id)
+    if run.is_finished:
+        return
+    check = records.check_seal(run)
+    if check.state != "pending":  # never seal over a row that no longer matches what was requested
+        refuse_altered(run, check, by="fail_run")
+        return
+    run.status, run.failure_reason, run.finished_at = LabRun.Status.FAILED, reason, timezone.now()
+    records.seal(run)
+    run.save()
+    transaction.on_commit(functools.partial(tell_run_finished, run.pk))
+
+
+def record_sandbox_health() -> SandboxHealth:
+    """Run the hostile-program self-test and store the verdict the web process consults."""
+    config = conf.sandbox_config()
+    verdicts = run_selftest(config)
+    _backend, bounded_by = enforcement(config)
+    try:
+        version = f"Python {interpreter(config.python).version}"
+    except Exception:  # the self-test already reports an unusable interpreter
+        version = ""
+    return SandboxHealth.objects.create(
+        ok=bool(verdicts) and all(v.passed for v in verdicts),
+        host=selectors.this_host(),
+        worker=f"{socket.gethostname()}:{os.getpid()}",
+        interpreter=version,
+        enforcement=bounded_by,
+        detail=[{"name": v.name, "contained": v.contained, "status": v.status, "note": v.note,
+                 "accepted_risk": v.accepted_risk} for v in verdicts],
+    )
