@@ -344,17 +344,8 @@ def _ratio(a: int, b: int) -> str:
     return f"{a / b:.3f}" if b else "  -  "
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("-v", "--verbose", default="", help="list the misses of this split (never blind)")
-    parser.add_argument("--passes", type=int, default=5, help="timing passes over all batches")
-    parser.add_argument("--no-latency", action="store_true", help="skip the latency measurements")
-    parser.add_argument("--no-blind", action="store_true", help="leave the blind set out")
-    args = parser.parse_args()
-    if args.verbose in BLIND_SETS:
-        parser.error("the blind set is never listed claim by claim: only its aggregate figures are printed")
-    setup_django()
-    print(f"grounding bench, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
+    """Every claim set by name, and the sets of whole answers (for the splitter) by name."""
     splits = {
         "course": course_claims(),
         "own": _claims_of(DATA / "grounding_eval.yaml", "own"),
@@ -366,23 +357,31 @@ def main() -> None:
     wholes: dict[str, list[dict[str, Any]]] = {}
     answer_sets = [("answers-dev", DATA / "grounding_answers_dev.yaml")]
     for blind_name, blind_path in (("blind", BLIND), ("blind-b", BLIND_B)):
-        if blind_path.exists() and not args.no_blind:
+        if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:
         splits[name], wholes[name] = answer_set(path, name)
+    return splits, wholes
+
+
+def print_hints(splits: dict[str, list[dict[str, Any]]], verbose: str) -> dict[str, dict[str, Any]]:
     kinds = ("근거", "보류", "주장 아님")
     print("hints a learner is shown (근거 · 보류 with its cue · 주장 아님 · else 모름; never a verdict)")
     print(f"{'split':13} {'claims':>6} {'cover':>6} {'right':>6} {'false-근거':>10} {'p@1':>6} {'r@3':>6}   "
           + " ".join(f"{k + ' right/n':>14}" for k in kinds))
     results = {}
     for name, items in splits.items():
-        figures = hint_figures(items, verbose=args.verbose == name)
+        figures = hint_figures(items, verbose=verbose == name)
         results[name] = figures
         c = figures["counts"]
         per_kind = " ".join(f"{_ratio(c[f'right:{k}'], c[f'given:{k}']) + '/' + str(c[f'given:{k}']):>14}" for k in kinds)
         print(f"{name:13} {c['claims']:6d} {_ratio(c['given'], c['claims']):>6} {_ratio(c['right_given'], c['given']):>6} "
               f"{_ratio(c['false_grounded'], c['not_grounded']):>10} {_ratio(c['p1'], c['with_lines']):>6} "
               f"{_ratio(c['r3'], c['with_lines']):>6}   {per_kind}")
+    return results
+
+
+def print_splitter(wholes: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, int]]:
     print("splitter (sets of whole answers): boundary precision / recall against the gold spans")
     split_figures = {}
     for name, answers in wholes.items():
@@ -390,7 +389,11 @@ def main() -> None:
         split_figures[name] = c
         print(f"{name:13} answers={len(answers)} predicted={c['predicted']} gold claims={c['gold']} "
               f"precision={_ratio(c['predicted_right'], c['predicted'])} recall={_ratio(c['gold_found'], c['gold'])}")
-    print()
+    return split_figures
+
+
+def print_verdicts(splits: dict[str, list[dict[str, Any]]], wholes: dict[str, list[dict[str, Any]]],
+                   verbose: str) -> dict[str, dict[str, int]]:
     print("verdicts a learner sees (맞음/다시 보기 only where a named check backs it)")
     print(f"{'split':24} {'claims':>6} {'wrong→correct':>13} {'backed':>7} {'맞음→wrong':>10} {'backed(wrong)':>13} "
           f"{'after groups':>12}")
@@ -403,7 +406,7 @@ def main() -> None:
     verdicts = {}
     for name, items, keys, linked in runs:
         v = verdict_figures(items, keys=keys, linked=linked,
-                            verbose=bool(args.verbose) and name.split(" ")[0] == args.verbose)
+                            verbose=bool(verbose) and name.split(" ")[0] == verbose)
         verdicts[name] = v
         groups = GROUP_COVERAGE(items) if GROUP_COVERAGE else None
         print(f"{name:24} {v['claims']:6d} {_ratio(v['wrong_to_right_marker'], v['claims']):>13} "
@@ -415,6 +418,10 @@ def main() -> None:
         checks = sorted(((k.split(":", 1)[1], n) for k, n in v.items() if k.startswith("check:") and n), key=lambda kv: -kv[1])
         print(f"  {name}: backed by " + (", ".join(f"{k} {n}" for k, n in checks) or "nothing"))
     print()
+    return verdicts
+
+
+def print_tags(results: dict[str, dict[str, Any]]) -> None:
     for name, figures in results.items():
         if name in BLIND_SETS:
             continue  # per-tag figures would point at individual blind claims
@@ -422,18 +429,26 @@ def main() -> None:
         print(f"{name} by tag (given share / accuracy where given): " + ", ".join(
             f"{tag} {t['given'] / t['n']:.2f}/{_ratio(t['right'], t['given'])} (n={t['n']})" for tag, t in sorted(tags.items())))
     print()
-    warm: list[float] = []
-    worst: list[tuple[str, float, float]] = []
-    if not args.no_latency:
-        warm, warm_cpu = latencies(splits["own"] + splits["chat-dev"], args.passes)
-        print(f"latency 5-claim suggest, warm source, new claims: n={len(warm)} wall p50={statistics.median(warm):.2f} ms "
-              f"p95={percentile(warm, 95):.2f} ms max={max(warm):.2f} ms; cpu p50={statistics.median(warm_cpu):.2f} ms "
-              f"p95={percentile(warm_cpu, 95):.2f} ms")
-        worst = worst_at_limits()
-        for label, ms, cpu in worst:
-            print(f"latency at the limits, cold ({label}): wall {ms:.1f} ms, cpu {cpu:.1f} ms")
-        print(f"(load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
-        print()
+
+
+def print_latency(splits: dict[str, list[dict[str, Any]]], passes: int) -> dict[str, float]:
+    warm, warm_cpu = latencies(splits["own"] + splits["chat-dev"], passes)
+    print(f"latency 5-claim suggest, warm source, new claims: n={len(warm)} wall p50={statistics.median(warm):.2f} ms "
+          f"p95={percentile(warm, 95):.2f} ms max={max(warm):.2f} ms; cpu p50={statistics.median(warm_cpu):.2f} ms "
+          f"p95={percentile(warm_cpu, 95):.2f} ms")
+    worst = worst_at_limits()
+    for label, ms, cpu in worst:
+        print(f"latency at the limits, cold ({label}): wall {ms:.1f} ms, cpu {cpu:.1f} ms")
+    print(f"(load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print()
+    return {"latency_5claim_p95_wall_ms": percentile(warm, 95), "latency_5claim_p95_cpu_ms": percentile(warm_cpu, 95),
+            "latency_limits_worst_wall_ms": max(ms for _, ms, _ in worst),
+            "latency_limits_worst_cpu_ms": max(cpu for _, _, cpu in worst)}
+
+
+def print_figure_lines(results: dict[str, dict[str, Any]], split_figures: dict[str, dict[str, int]],
+                       verdicts: dict[str, dict[str, int]], latency: dict[str, float]) -> None:
+    """The ``name=value`` lines the README and the tests read."""
     for name, figures in results.items():
         c = figures["counts"]
         key = name.replace("-", "_")
@@ -451,11 +466,29 @@ def main() -> None:
         print(f"{key}_wrong_verdict_to_correct={_ratio(v['wrong_to_right_marker'], v['claims'])}")
         print(f"{key}_right_on_wrong_mark={_ratio(v['told_right_when_wrong'], v['wrong_marks'])}")
         print(f"{key}_backed_share={_ratio(v['backed'], v['claims'])}")
-    if warm:
-        print(f"latency_5claim_p95_wall_ms={percentile(warm, 95):.2f}")
-        print(f"latency_5claim_p95_cpu_ms={percentile(warm_cpu, 95):.2f}")
-        print(f"latency_limits_worst_wall_ms={max(ms for _, ms, _ in worst):.1f}")
-        print(f"latency_limits_worst_cpu_ms={max(cpu for _, _, cpu in worst):.1f}")
+    for key, value in latency.items():
+        print(f"{key}={value:.{1 if 'limits' in key else 2}f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("-v", "--verbose", default="", help="list the misses of this split (never blind)")
+    parser.add_argument("--passes", type=int, default=5, help="timing passes over all batches")
+    parser.add_argument("--no-latency", action="store_true", help="skip the latency measurements")
+    parser.add_argument("--no-blind", action="store_true", help="leave the blind set out")
+    args = parser.parse_args()
+    if args.verbose in BLIND_SETS:
+        parser.error("the blind set is never listed claim by claim: only its aggregate figures are printed")
+    setup_django()
+    print(f"grounding bench, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    splits, wholes = load_splits(args.no_blind)
+    results = print_hints(splits, args.verbose)
+    split_figures = print_splitter(wholes)
+    print()
+    verdicts = print_verdicts(splits, wholes, args.verbose)
+    print_tags(results)
+    latency = {} if args.no_latency else print_latency(splits, args.passes)
+    print_figure_lines(results, split_figures, verdicts, latency)
 
 
 if __name__ == "__main__":

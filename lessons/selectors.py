@@ -230,6 +230,22 @@ def progress_of(user: User) -> list[LessonProgress]:
     return progress
 
 
+#: The completion counters of ``LessonProgress``, by the kind of fact that adds one.
+_COUNTED: dict[str, str] = {
+    CompletionRecord.Kind.PART_REACHED: "parts_reached",
+    CompletionRecord.Kind.ANSWER_REVEALED: "answers_revealed",
+    CompletionRecord.Kind.LAB_RUN: "labs_run",
+    CompletionRecord.Kind.EXERCISE_ATTEMPTED: "exercises_attempted",
+}
+
+
+def _count_completion(entry: LessonProgress, record: CompletionRecord) -> None:
+    if record.kind == CompletionRecord.Kind.OPENED:
+        entry.opened_at = record.at
+    elif (counter := _COUNTED.get(record.kind)) is not None:
+        setattr(entry, counter, getattr(entry, counter) + 1)
+
+
 def progress_of_learners(
     users: Sequence[User], *, lessons: list[Lesson]
 ) -> dict[Any, list[LessonProgress]]:
@@ -250,17 +266,7 @@ def progress_of_learners(
         for lesson_id, entry in rows.items():
             entry.self_checks_total = totals.get(lesson_id, 0)
     for record in CompletionRecord.objects.filter(user_id__in=user_ids, lesson__in=lessons):
-        entry = table[record.user_id][record.lesson_id]
-        if record.kind == CompletionRecord.Kind.OPENED:
-            entry.opened_at = record.at
-        elif record.kind == CompletionRecord.Kind.PART_REACHED:
-            entry.parts_reached += 1
-        elif record.kind == CompletionRecord.Kind.ANSWER_REVEALED:
-            entry.answers_revealed += 1
-        elif record.kind == CompletionRecord.Kind.LAB_RUN:
-            entry.labs_run += 1
-        elif record.kind == CompletionRecord.Kind.EXERCISE_ATTEMPTED:
-            entry.exercises_attempted += 1
+        _count_completion(table[record.user_id][record.lesson_id], record)
     # Each report counts against the version of the self-check it answered, never against a newer one.
     reports = (SelfReport.objects.filter(user_id__in=user_ids, self_check__version__lesson__in=lessons)
                .select_related("self_check__version"))

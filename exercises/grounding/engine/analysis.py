@@ -216,6 +216,13 @@ def _scope(words: list[Word], spans: list[tuple[int, int]], text: str, negator: 
     return [index for index in (last, last - 1) if index >= 0]
 
 
+def _before_negator(token: str, following: str) -> str:
+    """The verb a following 않/못/말 denies, in its dictionary form: 받지 않고 -> 받다, 서지 않는다 -> 서다."""
+    if token.endswith("지") and len(token) >= 2 and following.startswith(("않", "못", "말")) and stem(token) == token:
+        return token[:-1] + "다"
+    return token
+
+
 @lru_cache(maxsize=8192)
 def analyse(text: str, *, claim: bool = False) -> Segment:
     """Words, values, negation scopes and cues of one clause."""
@@ -235,9 +242,7 @@ def analyse(text: str, *, claim: bool = False) -> Segment:
     for number, match in enumerate(matches):
         token = match.group()
         following = matches[number + 1].group() if number + 1 < len(matches) else ""
-        if token.endswith("지") and len(token) >= 2 and following.startswith(("않", "못", "말")) \
-                and stem(token) == token:
-            token = token[:-1] + "다"  # 받지 않고 -> 받다, 서지 않는다 -> 서다
+        token = _before_negator(token, following)
         inside_unsettled = any(s <= match.start() < e for s, e in unsettled)
         kind = None if inside_unsettled else _negator(token)
         if kind == "pre" and following and analyse_word(following) is None:
@@ -286,10 +291,7 @@ def analyse(text: str, *, claim: bool = False) -> Segment:
         words = [replace(word, light=True) if word.concepts and word.concepts <= absorbed else word
                  for word in words]
     topic_end = _topic_end(matches, norm)
-    days: frozenset[int] = frozenset()
-    for value in values:
-        if value.kind == "weekday":
-            days |= value.days
+    days: frozenset[int] = frozenset().union(*(value.days for value in values if value.kind == "weekday"))
     cues = cues_of(norm, claim=claim)
     # Bounded cost: matching grows with words x values on both sides. A clause beyond these
     # sizes is a list or a dump, not one claim; it is ranked on its first part and not judged.

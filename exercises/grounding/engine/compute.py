@@ -105,19 +105,40 @@ def _multipliers(claim_values: list[Value]) -> list[tuple[float, str]]:
 
 def _explain_money(target: float, known: list[_Known], factors: list[tuple[float, str]],
                    rates: list[tuple[float, str, frozenset[int]]], *, compare: bool = False) -> _Known | None:
-    """``target`` as one known amount, or a sum, product, rate or (with ``compare``) difference of them."""
+    """``target`` as one known amount, or a sum, product, rate or (with ``compare``) difference of them.
+
+    The ways are tried in a fixed order, simplest first, and the first that reproduces the amount wins.
+    """
     for item in known:
         if abs(item.amount - target) < _EPS:
             return item
-    if compare:
-        for first, second in itertools.permutations(known, 2):
-            if first.amount > second.amount and abs(first.amount - second.amount - target) < _EPS:
-                return _Known(target, f"{_money(first.amount)} − {_money(second.amount)} = {_money(target)}",
-                              first.lines | second.lines)
+    ways = [
+        lambda: _as_difference(target, known) if compare else None,
+        lambda: _as_double_product(target, known, factors),
+        lambda: _as_sum(target, known, factors),
+        lambda: _as_scaled(target, known, factors, rates),
+    ]
+    return next((found for way in ways if (found := way()) is not None), None)
+
+
+def _as_difference(target: float, known: list[_Known]) -> _Known | None:
+    for first, second in itertools.permutations(known, 2):
+        if first.amount > second.amount and abs(first.amount - second.amount - target) < _EPS:
+            return _Known(target, f"{_money(first.amount)} − {_money(second.amount)} = {_money(target)}",
+                          first.lines | second.lines)
+    return None
+
+
+def _as_double_product(target: float, known: list[_Known], factors: list[tuple[float, str]]) -> _Known | None:
     for item in known:
         for (one, one_name), (two, two_name) in itertools.combinations(factors, 2):
             if abs(item.amount * one * two - target) < _EPS:
                 return _Known(target, f"{_money(item.amount)} × {one_name} × {two_name} = {_money(target)}", item.lines)
+    return None
+
+
+def _as_sum(target: float, known: list[_Known], factors: list[tuple[float, str]]) -> _Known | None:
+    """A sum of two to ``_MAX_TERMS`` known amounts, or such a sum times one factor of the claim."""
     for size in range(2, _MAX_TERMS + 1):
         for combo in itertools.combinations(known, size):
             total = sum(item.amount for item in combo)
@@ -128,6 +149,12 @@ def _explain_money(target: float, known: list[_Known], factors: list[tuple[float
             for factor, name in factors:
                 if abs(total * factor - target) < _EPS:
                     return _Known(target, f"({label}) × {name} = {_money(target)}", used)
+    return None
+
+
+def _as_scaled(target: float, known: list[_Known], factors: list[tuple[float, str]],
+               rates: list[tuple[float, str, frozenset[int]]]) -> _Known | None:
+    """One known amount times a factor of the claim (× 3명) or a rate of the lines (× 1.5배, × (1 − 10%))."""
     for item in known:
         for factor, name in factors:
             if abs(item.amount * factor - target) < _EPS:
@@ -226,15 +253,7 @@ def computation(source: str | list[str], claim: str, lines: list[int]) -> Comput
     values = [value for value, _ in claimed]
     known = [_Known(v.alts[0][0], _money(v.alts[0][0]), frozenset({line.number}))
              for line in given for v in _line_values(line) if v.kind == "money" and v.role in ("point", "max", "min")]
-    rates = []
-    for line in given:
-        for v in _line_values(line):
-            if v.kind == "count:배":
-                rates.append((v.alts[0][0], f"{_number(v.alts[0][0])}배", frozenset({line.number})))
-            elif v.kind == "count:%":
-                share = v.alts[0][0] / 100
-                rates.append((1 - share, f"(1 − {_number(v.alts[0][0])}%)", frozenset({line.number})))
-                rates.append((1 + share, f"(1 + {_number(v.alts[0][0])}%)", frozenset({line.number})))
+    rates = _line_rates(given)
     times = [(v, line.number) for line in given for v in _line_values(line) if v.kind == "time"]
     durations = [(v.alts[0][0], frozenset({line.number})) for line in given for v in _line_values(line)
                  if v.kind == "dur"]
@@ -258,24 +277,15 @@ def computation(source: str | list[str], claim: str, lines: list[int]) -> Comput
     for _ in range(len(pending) + 1):  # a value explained can be the operand of the next (7,500원 × 2)
         progress = False
         for value in list(pending):
-            found: _Known | None = None
             if value.kind == "money" and value.role in ("point", "max", "min"):
                 found = _explain_money(value.alts[0][0], known, factors, rates, compare=compare)
             elif value.kind == "time":
-                direct = [n for v, n in times if any(abs(a[0] - b[0]) < _EPS and abs(a[1] - b[1]) < _EPS
-                                                      for a in v.alts for b in value.alts)]
-                if direct:
-                    found = _Known(value.alts[0][0], "", frozenset({direct[0]}))
-                else:
-                    found = _explain_time(value, times, shifts)
+                found = _copied_time(value, times) or _explain_time(value, times, shifts)
             elif value.kind == "dur":
-                direct_lines = [lines_ for amount, lines_ in durations if lines_ and abs(amount - value.alts[0][0]) < _EPS]
-                if direct_lines:
-                    found = _Known(value.alts[0][0], "", direct_lines[0])
-                elif value in [v for v in values if v.kind == "dur"] and factors and any(v.kind == "money" for v in pending):
-                    found = _Known(value.alts[0][0], "", frozenset())  # a supposed duration (두 시간이면)
-                else:
-                    found = _explain_duration(value, times, durations)
+                supposed = bool(factors) and any(v.kind == "money" for v in pending)
+                found = _found_duration(value, times, durations, supposed=supposed)
+            else:
+                found = None
             if found is None:
                 continue
             pending.remove(value)
@@ -289,11 +299,47 @@ def computation(source: str | list[str], claim: str, lines: list[int]) -> Comput
                     known.append(_Known(value.alts[0][0], _money(value.alts[0][0]), found.lines))
         if not pending or not progress:
             break
-    if pending or not computed:
-        return None
-    if rates and not rate_used:
-        return None  # a rule of the lines (주말은 1.5배) the computation left out may be the one that applies
-    if any(v.kind == "money" for v in values) and any(
-            other.kind in ("count:배", "count:%") for line in given for other in _line_values(line)) and not rate_used:
+    if pending or not computed or (not rate_used and _rate_left_out(values, given, rates)):
         return None
     return Computation(formulas=tuple(formulas), lines=tuple(sorted(used)))
+
+
+def _rate_left_out(values: list[Value], given: list[Line], rates: list[tuple[float, str, frozenset[int]]]) -> bool:
+    """A rule of the lines (주말은 1.5배, 10% 할인) that a computation which used no rate left out: it may be
+    the one that applies, so the computation backs nothing."""
+    if rates:
+        return True
+    return any(v.kind == "money" for v in values) and any(
+        other.kind in ("count:배", "count:%") for line in given for other in _line_values(line))
+
+
+def _line_rates(given: list[Line]) -> list[tuple[float, str, frozenset[int]]]:
+    """The multipliers the lines state: 1.5배 as 1.5, 10% as both 0.9 and 1.1 (a discount or a surcharge)."""
+    rates = []
+    for line in given:
+        for v in _line_values(line):
+            if v.kind == "count:배":
+                rates.append((v.alts[0][0], f"{_number(v.alts[0][0])}배", frozenset({line.number})))
+            elif v.kind == "count:%":
+                share = v.alts[0][0] / 100
+                rates.append((1 - share, f"(1 − {_number(v.alts[0][0])}%)", frozenset({line.number})))
+                rates.append((1 + share, f"(1 + {_number(v.alts[0][0])}%)", frozenset({line.number})))
+    return rates
+
+
+def _copied_time(value: Value, times: list[tuple[Value, int]]) -> _Known | None:
+    """A clock time (or range) the lines state as it is: copied, not computed."""
+    direct = [n for v, n in times if any(abs(a[0] - b[0]) < _EPS and abs(a[1] - b[1]) < _EPS
+                                          for a in v.alts for b in value.alts)]
+    return _Known(value.alts[0][0], "", frozenset({direct[0]})) if direct else None
+
+
+def _found_duration(value: Value, times: list[tuple[Value, int]], durations: list[tuple[float, frozenset[int]]],
+                    *, supposed: bool) -> _Known | None:
+    """A duration the lines state, one the claim supposes for its own sum (두 시간이면 … 원), or one computed."""
+    direct_lines = [lines_ for amount, lines_ in durations if lines_ and abs(amount - value.alts[0][0]) < _EPS]
+    if direct_lines:
+        return _Known(value.alts[0][0], "", direct_lines[0])
+    if supposed:
+        return _Known(value.alts[0][0], "", frozenset())
+    return _explain_duration(value, times, durations)

@@ -19,7 +19,9 @@ from __future__ import annotations
 import math
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from .analysis import (
     ACCEPTS,
@@ -75,6 +77,7 @@ class Verdict:
     hint: str
     support: tuple[int, ...]
     cue: str = ""  # for 보류: the source's words that make it conditional or pending
+    rule: str = field(default="", compare=False)  # the rule of ``judge`` that decided (for tests and tracing)
 
 
 class SourceIndex:
@@ -400,88 +403,160 @@ def _polarity_conflict(index: SourceIndex, part: Segment, segment: Segment, *, m
 
 
 def judge(index: SourceIndex, part: Segment) -> tuple[Verdict, dict[int, float]]:
-    """The hint for one claim clause and its line scores."""
+    """The hint for one claim clause and its line scores.
+
+    Lines are scored first; a clause nothing in the source is about is 자료없음, one the source is
+    only loosely about is 모름. Otherwise the clause's values are looked up (``_find_values``) and the
+    named rules of ``JUDGE_RULES`` are asked in order: the first that speaks decides, and a clause
+    no rule objects to is 근거.
+    """
     scores = {line.number: score(index, part, line) for line in index.lines if line.segments}
     if (not part.words and not part.values) or part.overloaded:
-        return Verdict(UNSURE, ()), scores
+        return Verdict(UNSURE, (), rule="nothing_to_judge"), scores
     ordered = sorted(index.lines, key=lambda line: -scores.get(line.number, 0.0))
     best = scores.get(ordered[0].number, 0.0) if ordered else 0.0
     if best < SILENT:
-        return Verdict(NO_SOURCE, ()), scores
+        return Verdict(NO_SOURCE, (), rule="source_silent"), scores
     if best < RELATED:
         # Something in the source is about it, too little to say which: a paraphrase the word
         # lists miss looks like this as much as an invention does.
-        return Verdict(UNSURE, ()), scores
+        return Verdict(UNSURE, (), rule="loosely_related"), scores
     threshold = max(RELATED, CANDIDATE_SHARE * best)
     candidates = [line for line in ordered if scores.get(line.number, 0.0) >= threshold][:4]
     related = [line for line in ordered if scores.get(line.number, 0.0) > 0]
+    reading = _find_values(index, part, candidates, related)
+    for name, rule in JUDGE_RULES:
+        verdict = rule(reading)
+        if verdict is not None:
+            return replace(verdict, rule=name), scores
+    return Verdict(GROUNDED, tuple(reading.support), rule="grounded"), scores
 
-    support = [candidates[0].number]
-    cue_lines = {candidates[0].number}
-    absent = conflict = unsure = False
+
+@dataclass
+class _Reading:
+    """What ``judge`` found of one clause: its candidate lines, the lines its values come from and how they fared."""
+
+    index: SourceIndex
+    part: Segment
+    candidates: list[Line]
+    support: list[int]
+    cue_lines: set[int]
+    absent: bool = False
+    conflict: bool = False
+    unsure: bool = False
+    coverage: float = 0.0  # share of the claim's words the support lines match; computing it adds lines that help
+
+    @cached_property
+    def by_number(self) -> dict[int, Line]:
+        return {line.number: line for line in self.index.lines}
+
+    def best_segment_of(self, number: int) -> Segment:
+        return max(self.by_number[number].segments, key=lambda seg: _segment_fit(self.index, self.part, seg))
+
+    @cached_property
+    def stated(self) -> list[Segment]:
+        """The clause of each cue line that says what the claim says (cues are read there, not elsewhere on the line)."""
+        return [self.best_segment_of(n) for n in sorted(self.cue_lines)]
+
+    def verdict(self, judgement: str, phrase: str = "") -> Verdict:
+        return Verdict(judgement, tuple(self.support), phrase) if phrase else Verdict(judgement, tuple(self.support))
+
+
+def _find_values(index: SourceIndex, part: Segment, candidates: list[Line], related: list[Line]) -> _Reading:
+    """Look each value (and weekday) of the clause up: the lines that state it join the support."""
+    reading = _Reading(index, part, candidates, support=[candidates[0].number], cue_lines={candidates[0].number})
     for value in part.values:
         if value.kind == "weekday":
             continue
         status, number = _value_status(index, part, value, candidates, related)
         if status == "conflict" and CONDITION in part.cues and len(part.values) > 1:
             status = "unsure"  # "두 시간 타면 4,000원": a figure computed from a supposed one
-        if status == "conflict":
-            conflict = True
-        elif status == "absent":
-            absent = True
-        elif status == "unsure":
-            unsure = True
-        if number is not None and status == "ok" and number not in support:
-            support.append(number)
+        reading.conflict = reading.conflict or status == "conflict"
+        reading.absent = reading.absent or status == "absent"
+        reading.unsure = reading.unsure or status == "unsure"
         if number is not None and status == "ok":
-            cue_lines.add(number)
+            if number not in reading.support:
+                reading.support.append(number)
+            reading.cue_lines.add(number)
     if part.days:
         days = _weekday_status(index, part, related)
-        conflict = conflict or days == "conflict"
-        absent = absent or days == "absent"
+        reading.conflict = reading.conflict or days == "conflict"
+        reading.absent = reading.absent or days == "absent"
+    reading.coverage = _coverage(index, part, candidates, reading.support)  # may add support lines
+    return reading
 
-    coverage = _coverage(index, part, candidates, support)
-    by_number = {line.number: line for line in index.lines}
-    # Polarity is read where the claim is stated: the best line and the lines its values come
-    # from, not lines that only lent a word (the notice's name) to the coverage.
-    segments = [seg for number in sorted(cue_lines) for seg in by_number[number].segments]
-    best_segment = max(segments, key=lambda seg: _segment_fit(index, part, seg))
-    if conflict:
-        return Verdict(NO_SOURCE, tuple(support)), scores
-    if _polarity_conflict(index, part, best_segment) or _antonym_conflict(part, best_segment):
-        # Read from words, a denial is only as sure as the match: a paraphrase ("돈을 내지 않고"
-        # for "무료로") looks like one. Say 자료없음 only when the claim is well matched.
-        if coverage >= COVER_YES:
-            return Verdict(NO_SOURCE, tuple(support)), scores
-        return Verdict(UNSURE, tuple(support)), scores
-    for number in support:  # a line that lent words must not deny them ("…받기 전에는 쓸 수 없습니다")
-        if number in cue_lines:
-            continue
-        lent = max(by_number[number].segments, key=lambda seg: _segment_fit(index, part, seg))
-        if _polarity_conflict(index, part, lent, min_shared=2):
-            return Verdict(NO_SOURCE, tuple(support)), scores
-    # Cues are read in the clause that says what the claim says ("…따로 내며" is not hedged by
-    # "…점검을 마치면 돌려 드립니다" later on the line).
-    stated = [max(by_number[n].segments, key=lambda seg: _segment_fit(index, part, seg)) for n in sorted(cue_lines)]
-    source_cues = frozenset(c for seg in stated for c in seg.cues)
-    if UNSETTLED in part.cues and not source_cues and coverage >= COVER_YES:
-        return Verdict(NO_SOURCE, tuple(support)), scores
-    # What the source leaves pending is read before coverage: "…바로 받을 수 있습니다" against
-    # "…예약한 뒤 받을 수 있습니다" is a pending claim even where its other words are the model's.
-    unhedged = any(not (part.cues & ACCEPTS[cue]) for cue in source_cues)
-    other_condition = CONDITION in source_cues and not _same_condition(part, stated)
-    if (unhedged or other_condition) and coverage >= HOLD_COVER and not absent:
-        phrase = next((cue_phrase(seg.text, seg.cues) for seg in stated if seg.cues), "")
-        return Verdict(HOLD, tuple(support), phrase), scores
-    if absent and coverage >= COVER_YES and CONDITION not in part.cues:
-        # On topic, with a figure the source lacks. Not when the claim itself supposes it
-        # ("두 시간 타면 4,000원"): a supposed figure is the claim's, not the source's.
-        return Verdict(NO_SOURCE, tuple(support)), scores
-    if absent or unsure or coverage < COVER_YES or _primary(index, part, candidates[0]) < PRIMARY_MIN:
-        # Too little of the claim is found, or only as a patchwork of lines none of which says
-        # much of it: a paraphrase and a wrong inference look alike here, so say 모름.
-        return Verdict(UNSURE, tuple(support)), scores
-    return Verdict(GROUNDED, tuple(support)), scores
+
+def _rule_value_conflict(r: _Reading) -> Verdict | None:
+    """A value (or weekday) the claim states where the lines state another: 자료없음."""
+    return r.verdict(NO_SOURCE) if r.conflict else None
+
+
+def _rule_stated_denial(r: _Reading) -> Verdict | None:
+    """The clause that states the claim denies it (or says its antonym). Read from words, a denial is only as
+    sure as the match: a paraphrase ("돈을 내지 않고" for "무료로") looks like one, so 자료없음 only when the
+    claim is well matched, else 모름. Polarity is read where the claim is stated: the best line and the lines
+    its values come from, not lines that only lent a word (the notice's name) to the coverage."""
+    segments = [seg for number in sorted(r.cue_lines) for seg in r.by_number[number].segments]
+    best_segment = max(segments, key=lambda seg: _segment_fit(r.index, r.part, seg))
+    if _polarity_conflict(r.index, r.part, best_segment) or _antonym_conflict(r.part, best_segment):
+        return r.verdict(NO_SOURCE if r.coverage >= COVER_YES else UNSURE)
+    return None
+
+
+def _rule_lent_denial(r: _Reading) -> Verdict | None:
+    """A line that only lent words must not deny them ("…받기 전에는 쓸 수 없습니다"): 자료없음."""
+    for number in r.support:
+        if number not in r.cue_lines and _polarity_conflict(r.index, r.part, r.best_segment_of(number), min_shared=2):
+            return r.verdict(NO_SOURCE)
+    return None
+
+
+def _rule_unsettled_claim(r: _Reading) -> Verdict | None:
+    """The claim says something is not settled where the source, well matched, settles it: 자료없음."""
+    source_cues = frozenset(c for seg in r.stated for c in seg.cues)
+    if UNSETTLED in r.part.cues and not source_cues and r.coverage >= COVER_YES:
+        return r.verdict(NO_SOURCE)
+    return None
+
+
+def _rule_source_pending(r: _Reading) -> Verdict | None:
+    """What the source leaves pending (a condition, a confirmation) and the claim does not: 보류, with the phrase.
+    Read before coverage: "…바로 받을 수 있습니다" against "…예약한 뒤 받을 수 있습니다" is a pending claim even
+    where its other words are the model's."""
+    source_cues = frozenset(c for seg in r.stated for c in seg.cues)
+    unhedged = any(not (r.part.cues & ACCEPTS[cue]) for cue in source_cues)
+    other_condition = CONDITION in source_cues and not _same_condition(r.part, r.stated)
+    if (unhedged or other_condition) and r.coverage >= HOLD_COVER and not r.absent:
+        return r.verdict(HOLD, next((cue_phrase(seg.text, seg.cues) for seg in r.stated if seg.cues), ""))
+    return None
+
+
+def _rule_absent_figure(r: _Reading) -> Verdict | None:
+    """On topic, with a figure the source lacks: 자료없음. Not when the claim itself supposes it ("두 시간 타면
+    4,000원"): a supposed figure is the claim's, not the source's."""
+    if r.absent and r.coverage >= COVER_YES and CONDITION not in r.part.cues:
+        return r.verdict(NO_SOURCE)
+    return None
+
+
+def _rule_too_little_found(r: _Reading) -> Verdict | None:
+    """Too little of the claim is found, or only as a patchwork of lines none of which says much of it: a
+    paraphrase and a wrong inference look alike here, so 모름."""
+    if r.absent or r.unsure or r.coverage < COVER_YES or _primary(r.index, r.part, r.candidates[0]) < PRIMARY_MIN:
+        return r.verdict(UNSURE)
+    return None
+
+
+#: ``judge``'s rules, asked in this order once the clause's values are looked up; the first that speaks decides.
+JUDGE_RULES: tuple[tuple[str, Callable[[_Reading], Verdict | None]], ...] = (
+    ("value_conflict", _rule_value_conflict),
+    ("stated_denial", _rule_stated_denial),
+    ("lent_denial", _rule_lent_denial),
+    ("unsettled_claim", _rule_unsettled_claim),
+    ("source_pending", _rule_source_pending),
+    ("absent_figure", _rule_absent_figure),
+    ("too_little_found", _rule_too_little_found),
+)
 
 
 def _primary(index: SourceIndex, part: Segment, line: Line) -> float:
