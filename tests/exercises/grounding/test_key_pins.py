@@ -136,7 +136,7 @@ def test_the_held_back_list_names_texts_that_cite_the_line_by_number_and_the_var
         course: list, fixture_admin: User) -> None:
     """Changing line 2 is held back with every text that names or restates it: the lesson's rows that say
     "2번 줄" or its hours, the variant notice that copies it, and the keys; changing line 4 lists the rubric
-    criterion that says "4·8번 줄"."""
+    criterion whose levels say "4번·8번 줄"."""
     fixture_admin.is_staff = True
     fixture_admin.save()
     notice = Fixture.objects.select_related("current_version").get(slug="bookshop-notice")
@@ -147,7 +147,7 @@ def test_the_held_back_list_names_texts_that_cite_the_line_by_number_and_the_var
     assert "근거 연습 답안 키" in page and "— 2번 줄" in page
     walk = notice.current_version.text.replace("걸어서 5분", "걸어서 7분")
     rubric_page = admin_post(signed_in(fixture_admin), notice, walk).content.decode()
-    assert "기준표 (줄 번호나 값으로 가리킴)" in rubric_page and "4·8번 줄을 보여 주며" in rubric_page, \
+    assert "기준표 (줄 번호나 값으로 가리킴)" in rubric_page and "설명한 세 가지가 단원 내용과 맞는가" in rubric_page, \
         "the rubric criterion that names lines 4 and 8 is listed when line 4 changes"
 
 
