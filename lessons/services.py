@@ -50,7 +50,7 @@ class LoadReport:
         )
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def load_course(*, content_dir: Path, actor: User | None = None) -> LoadReport:
     """Upsert the course from its folder, idempotently.
 
@@ -135,6 +135,7 @@ def _create_version(*, lesson: Lesson, source: LessonSource) -> LessonVersion:
     return version
 
 
+@transaction.atomic(savepoint=False)
 def set_lesson_published(*, lesson: Lesson, published: bool, actor: User | None, reason: str) -> None:
     """Publish or unpublish a lesson and write the audit entry; the admin and the loader both call this."""
     if lesson.is_published == published:
@@ -169,6 +170,7 @@ def _upsert_fixture(*, lesson: Lesson, source: FixtureSource, report: LoadReport
     report.fixtures_changed.append(f"{source.slug} 판 {version.number}")
 
 
+@transaction.atomic(savepoint=False)
 def create_fixture_version(
     *, fixture: Fixture, text: str, origin: str, actor: User | None, reason: str
 ) -> FixtureVersion:

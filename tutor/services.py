@@ -21,7 +21,7 @@ def token_digest(raw: str) -> str:
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def issue_api_token(*, user: User, name: str) -> tuple[ApiToken, str]:
     """Create a personal token and return it with its secret, which is shown this once only."""
     raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
@@ -30,7 +30,7 @@ def issue_api_token(*, user: User, name: str) -> tuple[ApiToken, str]:
     return token, raw
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def revoke_api_token(*, user: User, token_id: int) -> ApiToken:
     token = ApiToken.objects.active().filter(user=user, pk=token_id).first()
     if token is None:
@@ -41,6 +41,7 @@ def revoke_api_token(*, user: User, token_id: int) -> ApiToken:
     return token
 
 
+@transaction.atomic(durable=True)
 def record_bad_token(*, raw: str, path: str) -> None:
     """Audit an API request with a wrong or revoked token: gathered per token and hour, the secret never kept."""
     token = ApiToken.objects.filter(digest=token_digest(raw)).first() if raw.startswith(TOKEN_PREFIX) else None
@@ -61,6 +62,7 @@ def cohort_members(cohort: Cohort) -> dict[str, list[int]]:
     return members
 
 
+@transaction.atomic(savepoint=False)
 def record_membership_change(*, actor: User | AnonymousUser, cohort: Cohort, before: dict[str, list[int]]) -> None:
     """Audit who joined or left a cohort (user ids, nothing else about them); nothing is written if nobody did."""
     after = cohort_members(cohort)

@@ -62,6 +62,7 @@ def peer_refusal(reviewer: User, task: EvidenceTask) -> str:
     return ""
 
 
+@transaction.atomic(savepoint=False)
 def expire_leases(*, now: datetime | None = None) -> int:
     """End every lease whose time has run out, with an audit entry each; return how many."""
     now = now or timezone.now()
@@ -75,6 +76,7 @@ def expire_leases(*, now: datetime | None = None) -> int:
     return len(expired)
 
 
+@transaction.atomic(savepoint=False)
 def release_leases_of_leaver(*, actor: User, reviewer: User, cohort: Cohort) -> int:
     """End the live leases a person held on work of ``cohort``'s learners when they leave it (the work goes back
     to the pool); called inside the caller's transaction. Return how many."""
@@ -102,7 +104,7 @@ class NoPeerWork(NotFound):
     """Nothing to review right now: a normal state of the task page, not a missing page."""
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def allocate_peer_work(*, reviewer: User, task: EvidenceTask) -> PeerAllocation:
     """Hand the reviewer one classmate's submission on a lease, just in time.
 
@@ -143,7 +145,7 @@ def _notice_after_commit(allocation: PeerAllocation) -> None:
     transaction.on_commit(lambda: notice_peer_allocated.enqueue(allocation_id=allocation.pk))
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def give_back(*, reviewer: User, allocation: PeerAllocation, reason: str) -> PeerAllocation:
     """Return a live lease unreviewed, with a reason; once per task. That author is not handed again."""
     allocation = PeerAllocation.objects.select_for_update().select_related("submission").get(pk=allocation.pk)
@@ -164,7 +166,7 @@ def give_back(*, reviewer: User, allocation: PeerAllocation, reason: str) -> Pee
     return allocation
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def assign_peer(*, instructor: User, submission: Submission, reviewer: User) -> PeerAllocation:
     """An instructor hands a waiting submission to a learner of any cohort they teach, on a lease.
 
@@ -190,7 +192,7 @@ def assign_peer(*, instructor: User, submission: Submission, reviewer: User) -> 
     return allocation
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def reproduce_run(*, reviewer: User, allocation: PeerAllocation, run: LabRun) -> Reproduction:
     """Re-run an attached lab run in the sandbox for the reviewer, marked as a reproduction: it is kept out of
     the reviewer's own runs and writes no completion fact."""
@@ -244,7 +246,7 @@ def settle_reproductions_of_rerun(*, run_id: int) -> int:
     return len(pending)
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def settle_reproduction(*, reproduction: Reproduction) -> Reproduction:
     """Once the re-run has finished, record what matched and what changed since the original run."""
     if reproduction.status != Reproduction.Status.PENDING or reproduction.rerun_id is None:

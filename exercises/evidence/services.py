@@ -47,6 +47,7 @@ MAX_CITATION_CHARS = 500
 MAX_PEER_MINIMUM = 5
 
 
+@transaction.atomic(savepoint=False)
 def load_tasks(*, lesson: Lesson, folder: Path) -> list[str]:
     """Upsert a lesson's evidence tasks; a changed rubric becomes a new version, old reviews keep theirs.
 
@@ -104,7 +105,7 @@ def _upsert_calibration(*, task: EvidenceTask, examples: list[dict[str, Any]]) -
     CalibrationExample.objects.filter(task=task, is_active=True).exclude(pk__in=keep).update(is_active=False)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def save_draft(*, author: User, task: EvidenceTask, text: str, run_ids: list[int],
                lines: list[int], move_citations: bool = False) -> Submission:
     """Autosave the learner's draft (one per task); nothing typed is lost between visits.
@@ -233,7 +234,7 @@ def _review_cohort(*, reviewer: User, submission: Submission, kind: str,
     return None
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def record_review(*, reviewer: User, submission: Submission, kind: str, judgements: dict[str, str],
                   comment: str, citations: dict[str, str] | None = None) -> Review:
     """Add one review record of ``kind``, the one the access policy says ``reviewer`` writes.
@@ -321,7 +322,7 @@ def mark_reviews_opened(*, author: User, submission: Submission) -> int:
     return submission.reviews.released().filter(opened_at__isnull=True).update(opened_at=timezone.now())
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def release_review(*, instructor: User, review: Review, reason: str = "") -> Review:
     """Let the author see this one review (and the notes that go with it) from now on."""
     submission = review.submission
@@ -345,7 +346,7 @@ def release_review(*, instructor: User, review: Review, reason: str = "") -> Rev
     return review
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def release_reviews(*, instructor: User, submission: Submission, reason: str = "") -> int:
     """Release every review of ``submission`` this instructor may release, and the pending notes; return how many
     reviews. Reviews written in another instructor's cohort stay for that instructor."""
@@ -367,6 +368,7 @@ def release_reviews(*, instructor: User, submission: Submission, reason: str = "
     return len(pending)
 
 
+@transaction.atomic(durable=True)
 def release_task(*, instructor: User, task: EvidenceTask) -> int:
     """Release what this instructor may release of every submission of ``task`` in their cohorts; return how many
     submissions had something released."""
@@ -377,16 +379,24 @@ def release_task(*, instructor: User, task: EvidenceTask) -> int:
     return sum(1 for s in submissions if release_reviews(instructor=instructor, submission=s, reason=_("과제 단위 공개")))
 
 
+@transaction.atomic(durable=True)
 def rate_helpful(*, author: User, review: Review, helpful: bool) -> Review:
+    """The author says whether a released peer review helped; audited, and the same answer twice writes once."""
     if not access.may_flag(author, author=review.submission.author, review_kind=review.kind,
                            released=review.released_at is not None) or review.kind != access.PEER_REVIEW:
         raise NotFound(_("그런 검토는 없습니다."))
-    review.helpful = helpful
-    review.save(update_fields=["helpful"])
-    return review
+    locked = Review.objects.select_for_update().get(pk=review.pk)
+    if locked.helpful == helpful:
+        return locked
+    before = {"helpful": locked.helpful}
+    locked.helpful = helpful
+    locked.save(update_fields=["helpful"])
+    audit.record(actor=author, action="evidence.rate_helpful", target=locked, before=before,
+                 after={"helpful": helpful})
+    return locked
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def flag_criterion(*, author: User, review: Review, criterion: str, reason: str) -> Flag:
     """The author disputes one criterion of a released review; it goes to the instructor's queue."""
     if not access.may_flag(author, author=review.submission.author, review_kind=review.kind,
@@ -405,7 +415,7 @@ def flag_criterion(*, author: User, review: Review, criterion: str, reason: str)
     return flag
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def resolve_flag(*, instructor: User, flag: Flag, resolution: str) -> Flag:
     """Answer a flag with a reason; the answer reaches the author with the next release."""
     if not access.may_resolve(instructor, author=flag.review.submission.author):
@@ -420,7 +430,7 @@ def resolve_flag(*, instructor: User, flag: Flag, resolution: str) -> Flag:
     return flag
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def resolve_disagreement(*, instructor: User, submission: Submission, reason: str) -> Submission:
     """Close a disagreement between reviews with the instructor's reason; the author reads it only after a release."""
     if not access.may_resolve(instructor, author=submission.author):
@@ -438,7 +448,7 @@ def resolve_disagreement(*, instructor: User, submission: Submission, reason: st
     return submission
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def set_min_peer_reviews(*, instructor: User, task: EvidenceTask, cohort: Cohort, minimum: int,
                          reason: str) -> CohortTaskSetting:
     """Change one cohort's minimum number of peer reviews for ``task``; the file's default stays as it is."""
@@ -459,7 +469,7 @@ def set_min_peer_reviews(*, instructor: User, task: EvidenceTask, cohort: Cohort
     return setting
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def record_practice_review(*, reviewer: User, example: CalibrationExample,
                            judgements: dict[str, str]) -> CalibrationReview:
     """Keep a learner's practice review of an example as its own record; the first one stands."""

@@ -57,6 +57,7 @@ class AnswerTooLong(PasteRefused):
     title = "붙여 넣은 답변이 너무 깁니다"
 
 
+@transaction.atomic(savepoint=False)
 def load_exercises(*, lesson: Lesson, folder: Path) -> list[str]:
     """Upsert the exercises under ``<lesson folder>/exercises``; one whose folder is gone is deactivated."""
     root = folder / "exercises"
@@ -77,6 +78,8 @@ def load_exercises(*, lesson: Lesson, folder: Path) -> list[str]:
     for exercise in Exercise.objects.filter(lesson=lesson, is_active=True).exclude(slug__in=seen):
         exercise.is_active = False
         exercise.save(update_fields=["is_active"])
+        audit.record(actor=None, action="grounding.exercise_deactivated", target=exercise,
+                     reason="레슨 폴더에 없음", before={"is_active": True}, after={"is_active": False})
         lines.append(_("근거 연습 비활성화: %(slug)s") % {"slug": exercise.slug})
     return lines
 
@@ -97,11 +100,14 @@ def _upsert_exercise(*, lesson: Lesson, slug: str, spec: dict, digest: str) -> E
     fields = {"lesson": lesson, "order": spec["order"], "title": spec["title"], "summary": spec["summary"],
               "prompt": spec["prompt"], "fixture": _fixture(spec["fixture"], slug), "digest": digest, "is_active": True}
     exercise, created = Exercise.objects.get_or_create(slug=slug, defaults=fields)
+    before = None if created else {"version": exercise.version, "digest": exercise.digest}
     if not created:
         for name, value in fields.items():
             setattr(exercise, name, value)
         exercise.version += 1
         exercise.save()
+    audit.record(actor=None, action="grounding.exercise_version", target=exercise, reason="레슨 파일에서 읽음",
+                 before=before, after={"version": exercise.version, "digest": digest})
     exercise.questions.all().delete()
     own_pin = _pin(exercise.fixture)
     Question.objects.bulk_create(Question(exercise=exercise, fixture_version=own_pin, **q) for q in spec["questions"])
@@ -226,7 +232,7 @@ def parse_lines(raw: str | list[int], *, line_count: int) -> list[int]:
     return sorted(numbers)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def mark_claims(*, attempt: Attempt, marks: dict[int, dict[str, str | list[int]]]) -> None:
     """Save the learner's marks: {claim id: {judgement, question, lines}} (only the fields sent change)."""
     _draft(attempt)
@@ -250,6 +256,7 @@ def mark_claims(*, attempt: Attempt, marks: dict[int, dict[str, str | list[int]]
         claim.save()
 
 
+@transaction.atomic(durable=True)
 def count_suggest_request(*, user: User) -> None:
     """Count one suggest request in the user's current minute; refuse with 429 beyond the allowance.
 
@@ -282,7 +289,7 @@ def suggest_allowance() -> int:
     return int(getattr(settings, "GROUNDING_SUGGEST_PER_MINUTE", DEFAULT_SUGGEST_PER_MINUTE))
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def merge_with_next(*, attempt: Attempt, claim_id: int) -> None:
     """Join a claim with the one after it; the text is taken again from the pasted answer by offsets."""
     _draft(attempt)
@@ -302,7 +309,7 @@ def merge_with_next(*, attempt: Attempt, claim_id: int) -> None:
     _renumber(attempt)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def split_claim(*, attempt: Attempt, claim_id: int, before: str) -> None:
     """Split a claim where the text ``before`` begins (the first word of the new second claim)."""
     _draft(attempt)
@@ -338,7 +345,7 @@ def _renumber(attempt: Attempt) -> None:
             claim.save(update_fields=["order"])
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def submit_attempt(*, attempt: Attempt) -> Attempt:
     """Seal the attempt and store its feedback. Submitting twice changes nothing."""
     attempt = Attempt.objects.select_for_update().get(pk=attempt.pk)

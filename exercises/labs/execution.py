@@ -33,6 +33,7 @@ from .sandbox.selftest import run_selftest
 logger = logging.getLogger(__name__)
 
 
+@transaction.atomic(savepoint=False)
 def refuse_altered(run: LabRun, check: records.SealCheck, *, by: str) -> None:
     """Leave a row that no longer matches its seal as it is (never run, never re-sealed) and audit it."""
     logger.warning("lab run %s refused by %s: %s", run.pk, by, check.message)
@@ -130,7 +131,7 @@ def tell_runs_finished_while_away() -> None:
             logger.exception("lab_runs_catch_up of %r failed", listener)
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def fail_run(*, run_id: int, reason: str) -> None:
     run = LabRun.objects.select_for_update().select_related("lab").get(pk=run_id)
     if run.is_finished:

@@ -41,6 +41,7 @@ class CodeTooLarge(TutorError):
     title = "코드가 너무 깁니다"
 
 
+@transaction.atomic(savepoint=False)
 def load_labs(*, lesson: Lesson, folder: Path) -> list[str]:
     """Upsert the labs under ``<lesson folder>/labs``; a lab whose folder is gone is deactivated."""
     seen: set[str] = set()

@@ -167,3 +167,14 @@ def test_the_audit_page_shows_gathered_counts_to_the_instructor(lesson: Lesson, 
         signed_in(learner).get(f"/lessons/{lesson.slug}/")
     page = signed_in(instructor).get("/account/audit/").content.decode()
     assert "access.deny" in page and "4번" in page and "미게시 레슨" in page
+
+
+def test_loading_the_course_audits_each_exercise_version_as_it_does_labs_and_rubrics(course: list) -> None:
+    """Every loaded grounding exercise has a version entry from the content load, beside the labs' and rubrics'."""
+    from exercises.grounding.models import Exercise
+
+    for exercise in Exercise.objects.filter(is_active=True):
+        entries = AuditEntry.objects.about(exercise).filter(action="grounding.exercise_version")
+        assert entries.filter(after__version=exercise.version).exists(), exercise.slug
+    assert AuditEntry.objects.filter(action="lab.version").exists()
+    assert AuditEntry.objects.filter(action="rubric.version").exists()

@@ -209,6 +209,13 @@ def test_flag_one_criterion_and_resolve_with_a_reason(learner: User, other_learn
     with pytest.raises(Conflict):
         services.flag_criterion(author=learner, review=review, criterion=criterion, reason="다시")
     services.rate_helpful(author=learner, review=review, helpful=True)
+    services.rate_helpful(author=learner, review=review, helpful=True)  # a retry changes nothing
+    [rated] = AuditEntry.objects.about(review).filter(action="evidence.rate_helpful")
+    assert rated.actor == learner and rated.after == {"helpful": True}
+    with pytest.raises(NotFound):
+        services.rate_helpful(author=other_learner, review=review, helpful=False)
+    review.refresh_from_db()
+    assert review.helpful is True
     with pytest.raises(NotFound):
         services.resolve_flag(instructor=other_learner, flag=flag, resolution="x")
     services.resolve_flag(instructor=instructor, flag=flag, resolution="인용이 맞습니다. 충족으로 봅니다.")
