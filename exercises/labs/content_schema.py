@@ -1,7 +1,8 @@
 """The shape of ``lab.yaml``: pydantic models, checked when the course loads (format: lessons/content/README.md).
 
-A ``custom`` check must name a function of ``custom_checks``: a misspelt name
-fails ``load_course``, not a learner's run.
+A check's kind must be one of ``checking.CHECK_KINDS`` and its value must suit the kind (a ``custom`` check
+names a function of ``custom_checks``, a ``stdout_matches`` pattern compiles): a mistake fails
+``load_course``, not a learner's run.
 """
 
 from __future__ import annotations
@@ -12,13 +13,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from lessons.content_schema import Slug, Strict, Text
 
-from . import custom_checks
-
-
-def custom_check_names() -> set[str]:
-    """The public functions of ``custom_checks`` a lab may name."""
-    return {name for name, value in vars(custom_checks).items()
-            if callable(value) and not name.startswith("_") and getattr(value, "__module__", "") == custom_checks.__name__}
+from .checking import CHECK_KINDS
 
 
 class Inject(Strict):
@@ -47,15 +42,23 @@ class LabStep(Strict):
 
 class LabCheck(Strict):
     id: Slug
-    kind: Literal["stdout_contains", "stdout_not_contains", "exit_status", "exception", "custom"]
+    kind: str
     value: str | int
     label: Text
 
+    @field_validator("kind")
+    @classmethod
+    def kind_is_declared(cls, kind: str) -> str:
+        if kind not in CHECK_KINDS:
+            raise ValueError(f"검사 종류 '{kind}'를 모릅니다 (있는 종류: {', '.join(CHECK_KINDS)})")
+        return kind
+
     @field_validator("value")
     @classmethod
-    def custom_names_a_function(cls, value: str | int, info: ValidationInfo) -> str | int:
-        if info.data.get("kind") == "custom" and str(value) not in custom_check_names():
-            raise ValueError(f"custom 검사 '{value}'는 exercises/labs/custom_checks.py에 없습니다")
+    def value_suits_the_kind(cls, value: str | int, info: ValidationInfo) -> str | int:
+        kind = CHECK_KINDS.get(str(info.data.get("kind")))
+        if kind is not None and (problem := kind.validate(value)):
+            raise ValueError(problem)
         return value
 
 
