@@ -1,8 +1,11 @@
 """Thirty learners press Run at the same moment, through HTTP, against the server `make serve` runs.
 
 Each learner (an API token) POSTs a run with its own Idempotency-Key, follows
-``Retry-After`` on 429, and polls its run every 250 ms (as the lab page does)
-until the record is finished. The
+``Retry-After`` on 429, and then learns that the run ended in one of two ways:
+``poll`` asks every 250 ms (what the lab page did before the push), ``push`` asks
+with ``?wait=true``, which the server holds until the run ends (what the page does
+now, ``exercises/labs/push.py``). With ``--spread S`` each learner clicks at a
+random moment within S seconds instead of all at once. The
 figures are the records' own created -> finished times, plus the 429s, the runs
 that never finished (lost) and the runs made twice (a key with two records, or a
 task executed twice), read back from the database afterwards. The burst is
@@ -10,7 +13,8 @@ repeated ``--repeats`` times against the same server; each figure is the median
 over the repeats with its min–max and p25–p75, beside the 1-minute load average
 (the 429s, lost and twice counts are totals over all repeats).
 
-    .venv/bin/python bench/http_runs.py [--database-url postgres://…] [--task-workers 1 2]
+    .venv/bin/python bench/http_runs.py [--database-url postgres://…] [--task-workers 1 2] \
+        [--modes poll push] [--learners 30] [--spread 1.0]
 
 Goals with two workers: p50 <= 400 ms, p95 <= 1 s, lost 0, twice 0.
 The machine is shared: other processes' load shows in these figures.
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import subprocess
 import sys
 import threading
@@ -35,11 +40,13 @@ CODE = "total = sum(range(10_000))\nprint('합계', total)\n"
 LAB = "replay-retry"
 
 
-def one_learner(site: Site, token: str, barrier: threading.Barrier, out: dict, lock: threading.Lock) -> None:
+def one_learner(site: Site, token: str, barrier: threading.Barrier, out: dict, lock: threading.Lock,
+                mode: str = "push", delay: float = 0.0) -> None:
     client = Client(site.port, headers={"Authorization": f"Bearer {token}"})
     key = uuid.uuid4().hex
     throttled = 0
     barrier.wait()
+    time.sleep(delay)
     clicked = time.perf_counter()
     run_id = None
     for _ in range(60):
@@ -56,11 +63,15 @@ def one_learner(site: Site, token: str, barrier: threading.Barrier, out: dict, l
     record = None
     deadline = time.monotonic() + 60
     while run_id is not None and time.monotonic() < deadline:
-        status, _, body = client.request("GET", f"/api/labs/runs/{run_id}")
+        if mode == "push":  # held by the server until the run ends; asked again at once if the hold ran out
+            status, _, body = client.request("GET", f"/api/labs/runs/{run_id}?wait=true")
+        else:
+            status, _, body = client.request("GET", f"/api/labs/runs/{run_id}")
         record = json.loads(body)
         if record["finished_at"]:
             break
-        time.sleep(0.25)  # the lab page polls every 250 ms
+        if mode == "poll":
+            time.sleep(0.25)  # the lab page polled every 250 ms
     seen = (time.perf_counter() - clicked) * 1000
     client.close()
     with lock:
@@ -121,21 +132,27 @@ def main() -> None:
     parser.add_argument("--database-url", default=None, help="a scratch PostgreSQL database (default: SQLite)")
     parser.add_argument("--task-workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--learners", type=int, default=30)
+    parser.add_argument("--modes", nargs="+", choices=["poll", "push"], default=["poll", "push"])
+    parser.add_argument("--spread", type=float, default=0.0,
+                        help="each learner clicks at a random moment within this many seconds (0: all at once)")
     parser.add_argument("--worker-threads", type=int, nargs="+", default=[3],
                         help="runs each worker executes at once (LAB_WORKER_THREADS; the site's default is 3)")
     add_repeats_flag(parser, default=3)
     args = parser.parse_args()
-    for workers, per_worker in [(w, t) for w in args.task_workers for t in args.worker_threads]:
+    for workers, per_worker, mode in [(w, t, m) for w in args.task_workers for t in args.worker_threads
+                                      for m in args.modes]:
         with Site(database_url=args.database_url, task_workers=workers, learners=args.learners,
                   env={"LAB_WORKER_THREADS": str(per_worker)}) as site:
             cpu = idle_cpu_percent(site)
             totals: dict = {"throttled": 0, "lost": 0, "statuses": set()}
 
-            def one_pass(totals: dict = totals) -> dict[str, tuple[float, str]]:
+            def one_pass(totals: dict = totals, mode: str = mode) -> dict[str, tuple[float, str]]:
                 out: dict = {"throttled": 0, "lost": 0, "server_ms": [], "client_ms": [], "statuses": set(), "ids": []}
                 lock = threading.Lock()
                 barrier = threading.Barrier(len(site.tokens))
-                threads = [threading.Thread(target=one_learner, args=(site, token, barrier, out, lock))
+                rng = random.Random(7)
+                threads = [threading.Thread(target=one_learner, args=(site, token, barrier, out, lock, mode,
+                                                                      rng.uniform(0, args.spread)))
                            for token in site.tokens]
                 for thread in threads:
                     thread.start()
@@ -155,8 +172,8 @@ def main() -> None:
 
             result = repeat(one_pass, args.repeats)
             counts = twice(site)
-            print(f"database={site.vendor} task_workers={workers} threads_per_worker={per_worker} "
-                  f"learners={len(site.tokens)} repeats={args.repeats} "
+            print(f"database={site.vendor} mode={mode} task_workers={workers} threads_per_worker={per_worker} "
+                  f"learners={len(site.tokens)} spread={args.spread}s repeats={args.repeats} "
                   f"idle_worker_cpu={cpu:.1f}%_of_a_core")
             print("  (goal with 2 workers: created->finished p50 <= 400 ms, p95 <= 1000 ms)")
             for name in result.figures:

@@ -11,7 +11,9 @@ import os
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", str(max(2, (os.cpu_count() or 1) + 1))))
 worker_class = "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+# Eight threads: a run's page holds its status request open until the run ends (exercises/labs/push.py),
+# at most LAB_RUN_HOLD_MAX (4) per process, so half the threads always answer pages at once.
+threads = int(os.environ.get("GUNICORN_THREADS", "8"))
 # A burst of a whole class must queue in the kernel, not be refused.
 backlog = int(os.environ.get("GUNICORN_BACKLOG", "2048"))
 keepalive = 5

@@ -6,7 +6,7 @@ from ninja import Header, Router, Status
 
 from tutor.http import ApiRequest
 
-from . import records, selectors, services
+from . import push, records, selectors, services
 from .models import LabRun
 from .schemas import LabOut, RunIn, RunOut
 
@@ -55,5 +55,11 @@ def request_run(request: ApiRequest, slug: str, payload: RunIn,
 
 
 @router.get("/runs/{run_id}", response=RunOut, summary="실행 기록 (본인과 그 강사만)")
-def get_run(request: ApiRequest, run_id: int) -> dict:
-    return run_out(selectors.access_run(request.auth, run_id))
+def get_run(request: ApiRequest, run_id: int, wait: bool = False) -> dict:
+    """``?wait=true`` holds the answer until the run ends or ``LAB_RUN_HOLD_SECONDS`` pass, as the run's page
+    does; ask again at once while ``finished_at`` is null."""
+    run = selectors.access_run(request.auth, run_id)
+    if wait and not run.is_finished:
+        push.hold_until_finished(run.pk, lambda: selectors.run_has_ended(run.pk))
+        run = selectors.access_run(request.auth, run_id)
+    return run_out(run)

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from lessons.models import FixtureVersion
 from tutor import audit, extensions
 
-from . import conf, records, selectors
+from . import conf, push, records, selectors
 from .checking import run_checks
 from .content import program_for_step
 from .hooks import RunListener
@@ -113,6 +113,7 @@ def tell_run_finished(run_id: int) -> None:
     (evidence settles a peer's reproduction of an attached run). Labs imports none of them; the hook runs in
     the worker when the run ends, so no page has to settle anything on a GET. A hook's fault is logged and
     never undoes the run's record."""
+    push.notify_run_finished(run_id)
     for listener in extensions.providers(RunListener):
         try:
             listener.lab_run_finished(run_id)

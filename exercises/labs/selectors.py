@@ -58,6 +58,11 @@ def access_run(user: AnyUser, run_id: int) -> LabRun:
     return run
 
 
+def run_has_ended(run_id: int) -> bool:
+    """One indexed read: whether the run has finished (a held status request asks this when woken)."""
+    return LabRun.objects.filter(pk=run_id, status__in=LabRun.FINISHED).exists()
+
+
 def runs_of(user: User, lab: Lab, *, limit: int = 20) -> list[LabRun]:
     return list(LabRun.objects.of(user).own_work().filter(lab=lab).order_by("-created_at", "-id")[:limit])
 

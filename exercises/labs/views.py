@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 
+from django import forms
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -11,7 +12,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from tutor.http import SignedInRequest
 
-from . import records, selectors, services
+from . import push, records, selectors, services
 from .models import Lab
 
 
@@ -54,10 +55,22 @@ def request_run(request: SignedInRequest, slug: str) -> HttpResponse:
     return redirect("labs:run", run_id=run.pk)
 
 
+class RunStatusQuery(forms.Form):
+    """``?wait=1``: the page's status request, held until the run ends (``push``)."""
+
+    wait = forms.BooleanField(required=False)
+
+
 @require_safe
 def run_detail(request: SignedInRequest, run_id: int) -> HttpResponse:
     run = selectors.access_run(request.user, run_id)
-    context = {"run": run, "seal": records.check_seal(run), "own": run.user_id == request.user.pk}
+    query = RunStatusQuery(request.GET)
+    poll_later = False
+    if request.htmx and query.is_valid() and query.cleaned_data["wait"] and not run.is_finished:
+        poll_later = not push.hold_until_finished(run.pk, lambda: selectors.run_has_ended(run.pk))
+        run = selectors.access_run(request.user, run_id)
+    context = {"run": run, "seal": records.check_seal(run), "own": run.user_id == request.user.pk,
+               "poll_later": poll_later}
     # The run page's own status box (and its polled updates) must not link to the page itself.
     context["on_run_page"] = not request.htmx or request.htmx.current_url_abs_path == reverse("labs:run", args=[run.pk])
     if request.htmx:
