@@ -14,7 +14,7 @@ from exercises.evidence import services as evidence
 from exercises.evidence.models import EvidenceTask, Review
 from lessons.models import Lesson
 from tests.conftest import PASSWORD, join
-from tests.exercises.evidence.test_release import levels, submitted
+from tests.exercises.evidence.helpers import levels, submitted
 from tests.smtp import SmtpServer, body_of
 from tutor.models import Cohort, Membership
 from tutor.roles import CohortRole, Role

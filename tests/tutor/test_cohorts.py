@@ -21,7 +21,7 @@ from exercises.evidence import peer
 from exercises.evidence.models import EvidenceTask, PeerAllocation
 from lessons.models import Lesson
 from tests.conftest import PASSWORD, join, signed_in
-from tests.exercises.evidence.test_release import submitted
+from tests.exercises.evidence.helpers import submitted
 from tests.smtp import SmtpServer
 from tutor.cohorts import services
 from tutor.mail.models import OutboundMail

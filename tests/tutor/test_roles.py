@@ -15,7 +15,8 @@ from exercises.evidence import services
 from exercises.evidence.models import EvidenceTask
 from lessons.models import Lesson
 from tests.conftest import join, signed_in
-from tests.exercises.evidence.test_release import author_sees, levels, submitted
+from tests.exercises.evidence.helpers import levels, submitted
+from tests.exercises.evidence.test_release import author_sees
 from tutor import access
 from tutor.access import GRANTS, Perm
 from tutor.models import Cohort, Membership

@@ -30,3 +30,6 @@ AUDIT_CHECKPOINT_FILE = None
 # claim the digest after 07:00 Seoul and add tasks and mail that a test counts. Tests that need the daily
 # jobs set the hour (settings or the worker's environment).
 NOTICES_DAILY_HOUR = int(os.environ.get("NOTICES_DAILY_HOUR", "24"))  # noqa: F405
+# A held run-status request (exercises/labs/push.py) ends within 2 s, so a browser test's page left asking
+# about a run no worker will take never holds the live server's shutdown for long.
+LAB_RUN_HOLD_SECONDS = float(os.environ.get("LAB_RUN_HOLD_SECONDS", "2"))  # noqa: F405

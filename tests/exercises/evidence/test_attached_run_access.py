@@ -8,12 +8,13 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from exercises.evidence import peer, services
-from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Submission
+from exercises.evidence.models import EvidenceTask, Submission
 from exercises.labs import execution as lab_execution
 from exercises.labs import services as lab_services
 from exercises.labs.models import LabRun
 from lessons.models import Lesson
 from tests.conftest import signed_in
+from tests.exercises.evidence.helpers import insufficient
 
 
 def finished_run(user: User, lab, key: str, code: str, capture) -> LabRun:
@@ -36,7 +37,7 @@ def attached(course: list[Lesson], learner: User, other_learner: User,
     services.save_draft(author=learner, task=task, text="내 글", run_ids=[], lines=[])
     services.submit(author=learner, task=task, submit_key="mine")
     services.record_practice_review(reviewer=learner, example=task.calibration_examples.filter(is_active=True).first(),
-                                    judgements={c["key"]: INSUFFICIENT for c in task.current_rubric.criteria})
+                                    judgements=insufficient(task))
     assert peer.allocate_peer_work(reviewer=learner, task=task).submission == submission
     return submission, run, loose
 

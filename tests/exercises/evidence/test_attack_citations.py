@@ -20,6 +20,7 @@ from tutor.models import AuditEntry
 
 @pytest.fixture
 def task(course: list[Lesson]) -> EvidenceTask:
+    """A task with a source fixture (afs-practice has none): citations are pinned to the fixture version and the fixture is then edited."""
     return EvidenceTask.objects.exclude(fixture=None).first()
 
 

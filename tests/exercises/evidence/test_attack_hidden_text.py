@@ -10,11 +10,12 @@ from django.template import engines
 from django.urls import reverse
 
 from exercises.evidence import exports, peer, services
-from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Submission
+from exercises.evidence.models import EvidenceTask, Submission
 from exercises.labs.models import LabRun
 from exercises.labs.services import request_run
 from lessons.models import Lesson
 from tests.conftest import signed_in
+from tests.exercises.evidence.helpers import insufficient
 from tutor import text
 
 HIDDEN = ["\u202e", "\u202a", "\u2066", "\u2069", "\u200e", "\u200f", "\u061c", "\u200b", "\u200d", "\u2060",
@@ -35,6 +36,7 @@ def test_the_classification_covers_every_hidden_kind_and_keeps_ordinary_text() -
 
 @pytest.fixture
 def task(course: list[Lesson]) -> EvidenceTask:
+    """tr-practice, not afs-practice: its lesson has a lab whose run output is attached, and calibration examples."""
     return EvidenceTask.objects.get(slug="tr-practice")
 
 
@@ -53,7 +55,7 @@ def test_hidden_characters_reach_no_reader_raw(learner: User, other_learner: Use
     services.save_draft(author=learner, task=task, text="검토자의 증거 글", run_ids=[], lines=[])
     services.submit(author=learner, task=task, submit_key="l")
     example = task.calibration_examples.filter(is_active=True).first()
-    judgements = {c["key"]: INSUFFICIENT for c in task.current_rubric.criteria}
+    judgements = insufficient(task)
     services.record_practice_review(reviewer=learner, example=example, judgements=judgements)
     peer.allocate_peer_work(reviewer=learner, task=task)
     first = task.current_rubric.criteria[0]["key"]

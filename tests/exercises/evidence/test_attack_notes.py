@@ -4,33 +4,17 @@ learner who assists another cohort reads no unreleased note there."""
 
 from __future__ import annotations
 
-import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
 from exercises.evidence import peer, services
-from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Submission
-from lessons.models import Lesson
+from exercises.evidence.models import EvidenceTask, Submission
 from tests.conftest import join, signed_in
+from tests.exercises.evidence.helpers import levels, submitted
 from tutor.models import Cohort
 from tutor.roles import CohortRole, Role
 
 NOTE = "강사의 비공개 불일치 메모"
-
-
-@pytest.fixture
-def task(course: list[Lesson]) -> EvidenceTask:
-    return EvidenceTask.objects.get(slug="afs-practice")
-
-
-def submitted(author: User, task: EvidenceTask, text: str) -> Submission:
-    services.save_draft(author=author, task=task, text=text, run_ids=[], lines=[])
-    return services.submit(author=author, task=task, submit_key=f"{author.pk}-{text}")
-
-
-def levels(submission: Submission, pick: int) -> dict[str, str]:
-    return {c["key"]: (c["levels"][pick]["key"] if pick >= 0 else INSUFFICIENT)
-            for c in submission.rubric_version.criteria}
 
 
 def author_sees(author: User, submission: Submission) -> str:

@@ -13,21 +13,11 @@ from django.utils import timezone
 
 from exercises.evidence import peer, services
 from exercises.evidence.models import EvidenceTask, PeerAllocation, Submission
-from lessons.models import Lesson
 from tests.conftest import signed_in
+from tests.exercises.evidence.helpers import submitted
 from tutor.errors import Conflict, TutorError
 
 HER_SENTENCE = "2번 줄에 따르면 17시 방문 요청은 승인 전이므로 보류로 판단해야 합니다."
-
-
-@pytest.fixture
-def task(course: list[Lesson]) -> EvidenceTask:
-    return EvidenceTask.objects.get(slug="afs-practice")
-
-
-def submitted(author: User, task: EvidenceTask, text: str) -> Submission:
-    services.save_draft(author=author, task=task, text=text, run_ids=[], lines=[])
-    return services.submit(author=author, task=task, submit_key=f"{author.pk}-{text}")
 
 
 def reads(user: User, submission: Submission) -> list[int]:

@@ -11,21 +11,18 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from exercises.evidence import peer, services
-from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Reproduction, Submission
+from exercises.evidence.models import EvidenceTask, Reproduction, Submission
 from exercises.labs.models import LabRun
 from exercises.labs.services import request_run
 from lessons.models import Lesson
 from tests.conftest import signed_in
+from tests.exercises.evidence.helpers import insufficient, submitted
 
 
 @pytest.fixture
 def task(course: list[Lesson]) -> EvidenceTask:
+    """tr-practice, not afs-practice: its lesson has a lab to run and reproduce, and calibration examples."""
     return EvidenceTask.objects.get(slug="tr-practice")
-
-
-def submitted(author: User, task: EvidenceTask, text: str, run_ids: list[int] | None = None) -> Submission:
-    services.save_draft(author=author, task=task, text=text, run_ids=run_ids or [], lines=[])
-    return services.submit(author=author, task=task, submit_key=f"{author.pk}-{text}")
 
 
 def finish(run: LabRun, stdout: str) -> None:
@@ -41,7 +38,7 @@ def setup(learner: User, other_learner: User, task: EvidenceTask, code: str) -> 
     submitted(learner, task, "검토자의 증거 글입니다")
     example = task.calibration_examples.filter(is_active=True).first()
     services.record_practice_review(reviewer=learner, example=example,
-                                    judgements={c["key"]: INSUFFICIENT for c in task.current_rubric.criteria})
+                                    judgements=insufficient(task))
     return original, theirs
 
 

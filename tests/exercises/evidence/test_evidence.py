@@ -17,19 +17,10 @@ from lessons.models import Lesson
 from lessons.selectors import progress_of
 from lessons.services import load_course
 from tests.conftest import signed_in
+from tests.exercises.evidence.helpers import insufficient, submitted
 from tutor.errors import Conflict, NotFound, TutorError
 from tutor.models import AuditEntry
 from tutor.roles import Role
-
-
-@pytest.fixture
-def task(course: list[Lesson]) -> EvidenceTask:
-    return EvidenceTask.objects.get(slug="afs-practice")
-
-
-def submitted(author: User, task: EvidenceTask, text: str = "2번 줄에 따라 17시 방문은 근거입니다.") -> Submission:
-    services.save_draft(author=author, task=task, text=text, run_ids=[], lines=[])
-    return services.submit(author=author, task=task, submit_key=f"key-{author.pk}-{text[:5]}")
 
 
 def all_levels(submission: Submission, level: str = INSUFFICIENT) -> dict[str, str]:
@@ -234,7 +225,7 @@ def test_peer_reproduces_an_attached_run_in_the_sandbox(learner: User, other_lea
     theirs = services.submit(author=other_learner, task=task, submit_key="s")
     submitted(learner, task, "내 글")
     services.record_practice_review(reviewer=learner, example=task.calibration_examples.first(),
-                                    judgements={c["key"]: INSUFFICIENT for c in task.current_rubric.criteria})
+                                    judgements=insufficient(task))
     allocation = peer.allocate_peer_work(reviewer=learner, task=task)
     reproduction = peer.reproduce_run(reviewer=learner, allocation=allocation, run=run)
     assert reproduction.status == "pending"
@@ -245,7 +236,7 @@ def test_peer_reproduces_an_attached_run_in_the_sandbox(learner: User, other_lea
 
 
 def test_a_review_cites_what_each_judgement_rests_on(learner: User, instructor: User, task: EvidenceTask) -> None:
-    submission = submitted(learner, task)
+    submission = submitted(learner, task, "2번 줄에 따라 17시 방문은 근거입니다.")
     first = submission.rubric_version.criteria[0]["key"]
     response = signed_in(instructor).post(reverse("evidence:review", args=[submission.pk]), {
         **{f"criterion-{k}": v for k, v in all_levels(submission).items()},

@@ -10,13 +10,7 @@ from django.contrib.auth.models import User
 
 from exercises.evidence import peer, services
 from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Submission
-from lessons.models import Lesson
 from tests.conftest import signed_in
-
-
-@pytest.fixture
-def task(course: list[Lesson]) -> EvidenceTask:
-    return EvidenceTask.objects.get(slug="afs-practice")
 
 
 @pytest.fixture

@@ -12,25 +12,16 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from exercises.evidence import exports, peer, services
-from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Submission
+from exercises.evidence.models import EvidenceTask
 from lessons.models import Lesson
 from tests.conftest import signed_in
+from tests.exercises.evidence.helpers import levels, submitted
 
 
 @pytest.fixture
 def task(course: list[Lesson]) -> EvidenceTask:
-    # A task late in the course, so its rubric's database id is not its version number.
+    """A task late in the course (not afs-practice), so its rubric's database id is not its version number."""
     return EvidenceTask.objects.get(slug="tc-practice")
-
-
-def submitted(author: User, task: EvidenceTask, text: str) -> Submission:
-    services.save_draft(author=author, task=task, text=text, run_ids=[], lines=[])
-    return services.submit(author=author, task=task, submit_key=f"{author.pk}-{text}")
-
-
-def levels(submission: Submission, pick: int) -> dict[str, str]:
-    return {c["key"]: (c["levels"][pick]["key"] if pick >= 0 else INSUFFICIENT)
-            for c in submission.rubric_version.criteria}
 
 
 def download(user: User, name: str = "evidence:export") -> tuple[bytes, list[dict[str, str]]]:

@@ -13,7 +13,7 @@ from django.utils import timezone
 from exercises.evidence import selectors
 from exercises.evidence.models import EvidenceTask, PeerAllocation, Submission
 from tests.conftest import signed_in
-from tests.exercises.evidence.test_review_pages import submitted, task  # noqa: F401  (task is a fixture)
+from tests.exercises.evidence.helpers import submitted
 from tutor.models import AuditEntry, Cohort
 from tutor.roles import Role
 

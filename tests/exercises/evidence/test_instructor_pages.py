@@ -11,25 +11,11 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from exercises.evidence import peer, services
-from exercises.evidence.models import INSUFFICIENT, CohortTaskSetting, EvidenceTask, Submission
-from lessons.models import Lesson
+from exercises.evidence.models import CohortTaskSetting, EvidenceTask
 from tests.conftest import join, signed_in
+from tests.exercises.evidence.helpers import levels, submitted
 from tutor.models import AuditEntry, Cohort
 from tutor.roles import Role
-
-
-@pytest.fixture
-def task(course: list[Lesson]) -> EvidenceTask:
-    return EvidenceTask.objects.get(slug="afs-practice")
-
-
-def submitted(author: User, task: EvidenceTask) -> Submission:
-    services.save_draft(author=author, task=task, text=f"{author.username}의 증거", run_ids=[], lines=[])
-    return services.submit(author=author, task=task, submit_key=f"k-{author.pk}")
-
-
-def levels(submission: Submission, pick: int) -> dict[str, str]:
-    return {c["key"]: (c["levels"][pick]["key"] if pick >= 0 else INSUFFICIENT) for c in submission.rubric_version.criteria}
 
 
 def test_queue_shows_waiting_disagreement_and_flags(learner: User, other_learner: User, make_user, instructor: User,

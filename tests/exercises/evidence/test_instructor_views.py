@@ -7,7 +7,6 @@ import csv
 import io
 from datetime import timedelta
 
-import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
@@ -16,20 +15,15 @@ from exercises.evidence import services
 from exercises.evidence.models import EvidenceTask, Submission
 from exercises.grounding import services as grounding_services
 from exercises.grounding.models import Exercise
-from lessons.models import Lesson
 from tests.conftest import join, signed_in
+from tests.exercises.evidence import helpers
 from tutor.models import Cohort
 from tutor.roles import Role
 
 
-@pytest.fixture
-def task(course: list[Lesson]) -> EvidenceTask:
-    return EvidenceTask.objects.get(slug="afs-practice")
-
-
 def submitted(author: User, task: EvidenceTask, *, hours_ago: int = 0) -> Submission:
-    services.save_draft(author=author, task=task, text=f"{author.username}의 증거", run_ids=[], lines=[])
-    submission = services.submit(author=author, task=task, submit_key=f"k-{author.pk}")
+    """A submission whose submitted_at is set back `hours_ago` hours, so the tables' order and times can be told."""
+    submission = helpers.submitted(author, task)
     Submission.objects.filter(pk=submission.pk).update(submitted_at=timezone.now() - timedelta(hours=hours_ago))
     submission.refresh_from_db()
     return submission

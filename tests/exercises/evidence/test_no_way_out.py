@@ -10,25 +10,11 @@ from django.test import override_settings
 from django.urls import reverse
 
 from exercises.evidence import peer, selectors, services
-from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Review, Submission
-from lessons.models import Lesson
+from exercises.evidence.models import EvidenceTask, Review
 from tests.conftest import signed_in
+from tests.exercises.evidence.helpers import insufficient, submitted
 from tutor.errors import Conflict
 from tutor.models import Cohort
-
-
-@pytest.fixture
-def task(course: list[Lesson]) -> EvidenceTask:
-    return EvidenceTask.objects.get(slug="afs-practice")
-
-
-def submitted(author: User, task: EvidenceTask, text: str = "증거 글") -> Submission:
-    services.save_draft(author=author, task=task, text=text, run_ids=[], lines=[])
-    return services.submit(author=author, task=task, submit_key=f"{author.pk}-{text}")
-
-
-def insufficient(task: EvidenceTask) -> dict[str, str]:
-    return {c["key"]: INSUFFICIENT for c in task.current_rubric.criteria}
 
 
 @override_settings(EVIDENCE_PEER_CAP=2)

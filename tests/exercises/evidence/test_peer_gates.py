@@ -12,34 +12,21 @@ from django.urls import reverse
 from django.utils import timezone
 
 from exercises.evidence import peer, selectors, services
-from exercises.evidence.models import INSUFFICIENT, EvidenceTask, PeerAllocation, Review, Submission
+from exercises.evidence.models import EvidenceTask, PeerAllocation, Review
 from exercises.labs import selectors as lab_selectors
 from exercises.labs.models import LabRun
 from exercises.labs.services import request_run
 from lessons.models import CompletionRecord, Lesson
 from tests.conftest import signed_in
+from tests.exercises.evidence.helpers import insufficient, submitted
 from tutor.errors import Conflict, NotFound, TutorError
 from tutor.models import AuditEntry
 from tutor.rendering import render_inline_markdown
 
 
 @pytest.fixture
-def task(course: list[Lesson]) -> EvidenceTask:
-    return EvidenceTask.objects.get(slug="afs-practice")
-
-
-@pytest.fixture
 def calibrated_task(course: list[Lesson]) -> EvidenceTask:
     return EvidenceTask.objects.get(slug="tr-practice")
-
-
-def submitted(author: User, task: EvidenceTask, text: str = "증거 글", run_ids: list[int] | None = None) -> Submission:
-    services.save_draft(author=author, task=task, text=text, run_ids=run_ids or [], lines=[])
-    return services.submit(author=author, task=task, submit_key=f"{author.pk}-{text}")
-
-
-def insufficient(task: EvidenceTask) -> dict[str, str]:
-    return {c["key"]: INSUFFICIENT for c in task.current_rubric.criteria}
 
 
 def practise(user: User, task: EvidenceTask) -> None:

@@ -6,30 +6,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
 from exercises.evidence import schedule, services
-from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Review, Submission
+from exercises.evidence.models import EvidenceTask, Review
 from exercises.evidence.todo import peer_closed_notices, teacher_todo
-from lessons.models import Lesson
 from tests.conftest import join, signed_in
+from tests.exercises.evidence.helpers import insufficient, submitted
 from tutor.mail.models import OutboundMail
 from tutor.models import Cohort
 from tutor.notices import worker
 from tutor.notices.models import Kind, Notice
 from tutor.roles import CohortRole, Role
-
-
-@pytest.fixture
-def task(course: list[Lesson]) -> EvidenceTask:
-    return EvidenceTask.objects.get(slug="afs-practice")
-
-
-def submitted(author: User, task: EvidenceTask) -> Submission:
-    services.save_draft(author=author, task=task, text="증거 글", run_ids=[], lines=[])
-    return services.submit(author=author, task=task, submit_key=f"{author.pk}-closed")
 
 
 def close_peer_step(instructor: User, cohort: Cohort, task: EvidenceTask, ago: timedelta) -> None:
@@ -88,5 +77,5 @@ def test_the_teachers_todo_lists_the_closed_step_until_the_instructor_reviews_it
     assert "동료 검토 마감이 지났는데 기다리는 제출 1건" in page
     assert "peer_closed" not in {item["kind"] for item in signed_in(learner).get("/api/me/todo").json()}
     services.record_review(reviewer=instructor, submission=submission, kind=Review.Kind.INSTRUCTOR,
-                           judgements={c["key"]: INSUFFICIENT for c in task.current_rubric.criteria}, comment="")
+                           judgements=insufficient(task), comment="")
     assert not [item for item in teacher_todo(instructor) if item.kind == "peer_closed"]

@@ -8,27 +8,12 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from exercises.evidence import peer, services
-from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Review, Submission
-from lessons.models import Lesson
+from exercises.evidence.models import EvidenceTask, Review, Submission
 from tests.conftest import join, signed_in
+from tests.exercises.evidence.helpers import levels, submitted
 from tutor.errors import NotFound
 from tutor.models import AuditEntry, Cohort
 from tutor.roles import Role
-
-
-@pytest.fixture
-def task(course: list[Lesson]) -> EvidenceTask:
-    return EvidenceTask.objects.get(slug="afs-practice")
-
-
-def submitted(author: User, task: EvidenceTask, text: str = "증거 글") -> Submission:
-    services.save_draft(author=author, task=task, text=text, run_ids=[], lines=[])
-    return services.submit(author=author, task=task, submit_key=f"{author.pk}-{text}")
-
-
-def levels(submission: Submission, pick: int) -> dict[str, str]:
-    return {c["key"]: (c["levels"][pick]["key"] if pick >= 0 else INSUFFICIENT)
-            for c in submission.rubric_version.criteria}
 
 
 def author_sees(author: User, submission: Submission) -> str:

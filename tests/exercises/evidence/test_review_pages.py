@@ -12,36 +12,20 @@ from django.urls import reverse
 
 from exercises.evidence import peer, selectors, services
 from exercises.evidence.models import (
-    INSUFFICIENT,
     CohortTaskSetting,
     EvidenceTask,
     Review,
     RubricVersion,
-    Submission,
 )
 from lessons.content import ContentError
 from lessons.models import Lesson
 from lessons.services import load_course
 from tests.conftest import join, signed_in
+from tests.exercises.evidence.helpers import levels, submitted
 from tutor.errors import TutorError
 from tutor.models import Cohort
 from tutor.rendering import render_inline_markdown
 from tutor.roles import Role
-
-
-@pytest.fixture
-def task(course: list[Lesson]) -> EvidenceTask:
-    return EvidenceTask.objects.get(slug="afs-practice")
-
-
-def submitted(author: User, task: EvidenceTask, text: str = "증거 글") -> Submission:
-    services.save_draft(author=author, task=task, text=text, run_ids=[], lines=[])
-    return services.submit(author=author, task=task, submit_key=f"{author.pk}-{text}")
-
-
-def levels(submission: Submission, pick: int) -> dict[str, str]:
-    return {c["key"]: (c["levels"][pick]["key"] if pick >= 0 else INSUFFICIENT)
-            for c in submission.rubric_version.criteria}
 
 
 def test_every_level_of_every_rubric_has_a_description(course: list[Lesson]) -> None:

@@ -14,18 +14,12 @@ from django.utils import timezone
 from exercises.evidence import schedule, services
 from exercises.evidence.content import read_tasks
 from exercises.evidence.models import EvidenceTask, Extension, TaskSchedule
-from lessons.models import Lesson
 from tests.conftest import join, signed_in
 from tutor.errors import TutorError
 from tutor.models import AuditEntry, Cohort
 from tutor.roles import CohortRole, Role
 
 SEOUL = "+09:00"
-
-
-@pytest.fixture
-def task(course: list[Lesson]) -> EvidenceTask:
-    return EvidenceTask.objects.get(slug="afs-practice")
 
 
 def iso(delta: timedelta) -> str:

@@ -9,27 +9,23 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from exercises.evidence import services
-from exercises.evidence.models import EvidenceTask, Submission
+from exercises.evidence.models import EvidenceTask
 from lessons.fixture_changes import changed_lines
 from lessons.models import Lesson
 from lessons.services import create_fixture_version
+from tests.exercises.evidence.helpers import submitted
 
 
 @pytest.fixture
 def task(course: list[Lesson]) -> EvidenceTask:
+    """A task with a source fixture (afs-practice has none): the change shown is an edit of the task's fixture."""
     return EvidenceTask.objects.exclude(fixture=None).first()
-
-
-def submitted(author: User, task: EvidenceTask) -> Submission:
-    services.save_draft(author=author, task=task, text="증거", run_ids=[], lines=[])
-    return services.submit(author=author, task=task, submit_key="k-1")
 
 
 def test_changed_fixture_line_shows_old_and_new_text_with_its_number(
         learner_client: Client, learner: User, task: EvidenceTask) -> None:
     """After an admin edits line 2 of the fixture, the submission page names line 2, its old text and its new."""
-    submission = submitted(learner, task)
+    submission = submitted(learner, task, "증거")
     url = reverse("evidence:submission", args=[submission.pk])
     assert "기준 변경됨" not in learner_client.get(url).content.decode()
     old = task.fixture.current_version

@@ -5,27 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
 from exercises.evidence import peer, schedule, services
-from exercises.evidence.models import INSUFFICIENT, EvidenceTask, Review, Submission
+from exercises.evidence.models import EvidenceTask, Review
 from lessons.models import Lesson
 from tests.conftest import join, signed_in
+from tests.exercises.evidence.helpers import insufficient, submitted
 from tutor.models import Cohort
 from tutor.roles import CohortRole, Role
-
-
-@pytest.fixture
-def task(course: list[Lesson]) -> EvidenceTask:
-    return EvidenceTask.objects.get(slug="afs-practice")
-
-
-def submitted(author: User, task: EvidenceTask, text: str = "증거 글") -> Submission:
-    services.save_draft(author=author, task=task, text=text, run_ids=[], lines=[])
-    return services.submit(author=author, task=task, submit_key=f"{author.pk}-{text}")
 
 
 def kinds(client: Client) -> list[str]:
@@ -71,7 +61,7 @@ def test_a_released_review_waits_on_my_todo_until_i_open_it(
     may mark it opened. An instructor review judging 근거 부족 asks for a resubmission."""
     submission = submitted(learner, task)
     services.record_review(reviewer=instructor, submission=submission, kind=Review.Kind.INSTRUCTOR,
-                           judgements={c["key"]: INSUFFICIENT for c in task.current_rubric.criteria}, comment="")
+                           judgements=insufficient(task), comment="")
     services.release_reviews(instructor=instructor, submission=submission)
     client = signed_in(learner)
     assert {"review_released", "resubmission"} <= set(kinds(client))
@@ -159,22 +149,19 @@ def test_progress_waiting_agrees_with_the_queue(
     from exercises.evidence.progress import cohort_table
     from exercises.evidence.selectors import instructor_queue
 
-    def judged() -> dict[str, str]:
-        return {c["key"]: INSUFFICIENT for c in task.current_rubric.criteria}
-
     authors = [make_user(f"author{n}") for n in range(5)]
     subs = [submitted(author, task) for author in authors]
     reviewer = make_user("peer")
     submitted(reviewer, task)
     services.record_review(reviewer=instructor, submission=subs[3], kind=Review.Kind.INSTRUCTOR,
-                           judgements=judged(), comment="")
+                           judgements=insufficient(task), comment="")
     services.record_review(reviewer=instructor, submission=subs[4], kind=Review.Kind.INSTRUCTOR,
-                           judgements=judged(), comment="")
+                           judgements=insufficient(task), comment="")
     services.release_reviews(instructor=instructor, submission=subs[4])
     for target in (subs[1], subs[2]):
         allocation = peer.assign_peer(instructor=instructor, submission=target, reviewer=reviewer)
         services.record_review(reviewer=reviewer, submission=allocation.submission, kind=Review.Kind.PEER,
-                               judgements=judged(), comment="")
+                               judgements=insufficient(task), comment="")
     services.release_reviews(instructor=instructor, submission=subs[2])
     queue = {row.submission.pk: row.state for row in instructor_queue(instructor, cohort_id=cohort.pk)}
     _cohort, _tasks, rows = cohort_table(instructor, cohort.pk)
