@@ -50,7 +50,7 @@ class LoadReport:
         )
 
 
-@transaction.atomic(savepoint=False)
+@transaction.atomic(durable=True)
 def load_course(*, content_dir: Path, actor: User | None = None) -> LoadReport:
     """Upsert the course from its folder, idempotently.
 
@@ -170,7 +170,7 @@ def _upsert_fixture(*, lesson: Lesson, source: FixtureSource, report: LoadReport
     report.fixtures_changed.append(f"{source.slug} 판 {version.number}")
 
 
-@transaction.atomic(savepoint=False)
+@transaction.atomic(savepoint=True)
 def create_fixture_version(
     *, fixture: Fixture, text: str, origin: str, actor: User | None, reason: str
 ) -> FixtureVersion:

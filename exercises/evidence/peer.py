@@ -246,7 +246,7 @@ def settle_reproductions_of_rerun(*, run_id: int) -> int:
     return len(pending)
 
 
-@transaction.atomic(savepoint=False)
+@transaction.atomic(savepoint=True)
 def settle_reproduction(*, reproduction: Reproduction) -> Reproduction:
     """Once the re-run has finished, record what matched and what changed since the original run."""
     if reproduction.status != Reproduction.Status.PENDING or reproduction.rerun_id is None:

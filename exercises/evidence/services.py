@@ -346,10 +346,15 @@ def release_review(*, instructor: User, review: Review, reason: str = "") -> Rev
     return review
 
 
-@transaction.atomic(savepoint=False)
+@transaction.atomic(durable=True)
 def release_reviews(*, instructor: User, submission: Submission, reason: str = "") -> int:
     """Release every review of ``submission`` this instructor may release, and the pending notes; return how many
     reviews. Reviews written in another instructor's cohort stay for that instructor."""
+    return _release_reviews(instructor=instructor, submission=submission, reason=reason)
+
+
+def _release_reviews(*, instructor: User, submission: Submission, reason: str) -> int:
+    """``release_reviews`` inside the caller's transaction (one submission of a task release)."""
     if not access.instructs(instructor, submission.author):
         raise NotFound(_("그런 제출은 없습니다."))
     now = timezone.now()
@@ -376,7 +381,7 @@ def release_task(*, instructor: User, task: EvidenceTask) -> int:
         raise NotFound(_("그런 과제는 없습니다."))
     cohorts = access.cohorts_where(instructor, access.Perm.RELEASE)
     submissions = Submission.objects.submitted().filter(task=task, author__in=members_of(cohorts))
-    return sum(1 for s in submissions if release_reviews(instructor=instructor, submission=s, reason=_("과제 단위 공개")))
+    return sum(1 for s in submissions if _release_reviews(instructor=instructor, submission=s, reason=_("과제 단위 공개")))
 
 
 @transaction.atomic(durable=True)

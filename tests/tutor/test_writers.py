@@ -4,7 +4,10 @@ A write module is an app's ``services`` (and the evidence app's ``peer`` and ``s
 app's ``execution``). Each public function there is one of:
 
 - a writer marked ``@transaction.atomic(durable=True)`` (called by a view, a task or a command, never
-  inside another transaction) or ``@transaction.atomic(savepoint=False)`` (composes into its caller's);
+  inside another transaction), ``@transaction.atomic(savepoint=False)`` (only ever runs inside its caller's
+  transaction and refuses nothing a caller would catch), or ``@transaction.atomic(savepoint=True)`` (runs
+  inside a caller's transaction and may refuse: the savepoint lets a caller that catches the refusal keep
+  its own transaction, as the fixture admin does with a held-back change);
 - a writer that opens ``transaction.atomic(...)`` itself around its write (an idempotent create that
   catches ``IntegrityError`` needs the savepoint);
 - listed below as a read or pure helper, or as an orchestrator that calls such writers one by one so
@@ -87,7 +90,8 @@ def _rel(path: Path) -> str:
 def _owns_transaction(node: ast.FunctionDef) -> str:
     for decorator in node.decorator_list:
         text = ast.unparse(decorator)
-        if text in ("transaction.atomic(durable=True)", "transaction.atomic(savepoint=False)"):
+        if text in ("transaction.atomic(durable=True)", "transaction.atomic(savepoint=False)",
+                    "transaction.atomic(savepoint=True)"):
             return "marked"
     if any("transaction.atomic(" in ast.unparse(item) for item in ast.walk(node) if isinstance(item, ast.With)):
         return "inside"
