@@ -4,7 +4,6 @@ no sideways scroll of the page, a header that fits, and keyboard focus that foll
 from __future__ import annotations
 
 import datetime
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from exercises.grounding import services as grounding_services
 from exercises.grounding.models import Attempt, Exercise
 from exercises.labs.models import Lab
 from lessons.models import Lesson
-from tests.conftest import PASSWORD
+from tests.e2e.session import sign_in
 from tests.e2e.test_finished_screens import staff_fixture_admin
 from tutor.models import Cohort
 
@@ -35,14 +34,6 @@ def axe_page(browser: object, live_server: object) -> Iterator[object]:
     page.set_default_timeout(20_000)
     yield page
     context.close()
-
-
-def sign_in(page, live_server, username: str) -> None:
-    page.goto(f"{live_server.url}/account/sign-in/")
-    page.get_by_label("아이디").fill(username)
-    page.get_by_label("비밀번호").fill(PASSWORD)
-    page.get_by_role("button", name="로그인").click()
-    page.wait_for_url(re.compile(r"/$"))
 
 
 # The newest axe-core at the time of writing (4.14.1, MPL-2.0), vendored so the check is the same offline and in CI;

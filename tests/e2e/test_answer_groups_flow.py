@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from exercises.grounding.models import Attempt, ClaimMark
 from lessons.models import Fixture, Lesson
 from tests.conftest import PASSWORD
+from tests.e2e.session import sign_in
 from tests.e2e.test_accessibility import check, layout_findings, serious_findings
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -27,14 +28,6 @@ def open_page(browser, width: int = 1280, *, axe: bool = False):
     page.csp_violations = []
     page.on("console", lambda m: "Content Security Policy" in m.text and page.csp_violations.append(m.text))
     return page
-
-
-def sign_in(page, live_server, username: str, *, then: str = "/") -> None:
-    page.goto(f"{live_server.url}/account/sign-in/?next={then}")
-    page.get_by_label("아이디").fill(username)
-    page.get_by_label("비밀번호").fill(PASSWORD)
-    page.get_by_role("button", name="로그인").click()
-    page.wait_for_url(re.compile(re.escape(then) + "$"))
 
 
 def paste_mark_submit(page, live_server, text: str, key: str, lines: str = "") -> str:

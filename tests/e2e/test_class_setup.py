@@ -13,7 +13,8 @@ from django.contrib.auth.models import User
 from exercises.evidence import services as evidence
 from exercises.evidence.models import EvidenceTask, Review
 from lessons.models import Lesson
-from tests.conftest import PASSWORD, join
+from tests.conftest import join
+from tests.e2e.session import sign_in
 from tests.exercises.evidence.helpers import levels, submitted
 from tests.smtp import SmtpServer, body_of
 from tutor.models import Cohort, Membership
@@ -29,11 +30,7 @@ def open_session(browser, live_server, username: str | None = None, *, width: in
     page = context.new_page()
     page.set_default_timeout(20_000)
     if username:
-        page.goto(f"{live_server.url}/account/sign-in/")
-        page.get_by_label("아이디").fill(username)
-        page.get_by_label("비밀번호").fill(PASSWORD)
-        page.get_by_role("button", name="로그인").click()
-        page.wait_for_url(re.compile(r"/$"))
+        sign_in(page, live_server, username)
     return context, page
 
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 from exercises.evidence import services as evidence
 from exercises.evidence.models import EvidenceTask, PeerAllocation, TaskSchedule
 from lessons.models import Lesson
-from tests.conftest import PASSWORD
+from tests.e2e.session import sign_in
 from tests.smtp import SmtpServer, body_of
 from tutor.models import Cohort
 from tutor.notices import worker
@@ -30,11 +30,7 @@ def session(browser, live_server, username: str, *, width: int = 1280):
     context = browser.new_context(viewport={"width": width, "height": 900}, locale="ko-KR")
     page = context.new_page()
     page.set_default_timeout(20_000)
-    page.goto(f"{live_server.url}/account/sign-in/")
-    page.get_by_label("아이디").fill(username)
-    page.get_by_label("비밀번호").fill(PASSWORD)
-    page.get_by_role("button", name="로그인").click()
-    page.wait_for_url(re.compile(r"/$"))
+    sign_in(page, live_server, username)
     return context, page
 
 

@@ -6,7 +6,6 @@ hidden from the author until the instructor releases it too, with the disagreeme
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from django.contrib.auth.models import User
@@ -15,7 +14,7 @@ from exercises.evidence.models import CalibrationReview, EvidenceTask, Reproduct
 from exercises.labs import services as lab_services
 from exercises.labs.models import LabRun
 from lessons.models import Lesson
-from tests.conftest import PASSWORD
+from tests.e2e.session import sign_in, until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -24,11 +23,7 @@ def open_session(browser, live_server, username: str):
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ko-KR")
     page = context.new_page()
     page.set_default_timeout(20_000)
-    page.goto(f"{live_server.url}/account/sign-in/")
-    page.get_by_label("아이디").fill(username)
-    page.get_by_label("비밀번호").fill(PASSWORD)
-    page.get_by_role("button", name="로그인").click()
-    page.wait_for_url(re.compile(r"/$"))
+    sign_in(page, live_server, username)
     return context, page
 
 
@@ -50,10 +45,7 @@ def submit_evidence(page, live_server, task: EvidenceTask, text: str, run: LabRu
 
 def finished_run(user: User, lab, key: str) -> LabRun:
     run = lab_services.request_run(user=user, lab=lab, code=lab.solution_code, step="run", idempotency_key=key)
-    deadline = time.monotonic() + 90
-    while not LabRun.objects.get(pk=run.pk).is_finished:
-        assert time.monotonic() < deadline
-        time.sleep(0.2)
+    until(lambda: LabRun.objects.get(pk=run.pk).is_finished, timeout=90, message=f"lab run {run.pk} never finished")
     return run
 
 

@@ -22,21 +22,13 @@ from exercises.labs.models import Lab, LabRun
 from exercises.labs.services import code_digest
 from lessons.models import Fixture, Lesson
 from lessons.services import create_fixture_version
-from tests.conftest import PASSWORD
 from tests.e2e.htmx import wait_settled
+from tests.e2e.session import sign_in
 from tutor.models import Cohort
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 NARROW = {"width": 360, "height": 780}
-
-
-def sign_in(page, live_server, username: str) -> None:
-    page.goto(f"{live_server.url}/account/sign-in/")
-    page.get_by_label("아이디").fill(username)
-    page.get_by_label("비밀번호").fill(PASSWORD)
-    page.get_by_role("button", name="로그인").click()
-    page.wait_for_url(re.compile(r"/$"))
 
 
 def record_run(lab: Lab, user: User, *, key: str, stdout: str = "", status: str = "ok", step: str = "run") -> LabRun:

@@ -3,23 +3,16 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qs
 
 import pytest
 from django.contrib.auth.models import User
 
 from exercises.grounding.models import Attempt
 from lessons.models import Lesson
-from tests.conftest import PASSWORD
+from tests.e2e.session import sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def sign_in(page, live_server) -> None:
-    page.goto(f"{live_server.url}/account/sign-in/")
-    page.get_by_label("아이디").fill("learner")
-    page.get_by_label("비밀번호").fill(PASSWORD)
-    page.get_by_role("button", name="로그인").click()
-    page.wait_for_url(re.compile(r"/$"))
 
 
 def paste(page, live_server, text: str) -> None:
@@ -86,12 +79,15 @@ def test_cite_by_keyboard_after_shift_tab_goes_to_the_active_claim(
     assert [claims.nth(i).locator("input[name^='lines-']").input_value() for i in (0, 1)] == ["", ""]
     assert f"주장 3: 보류, 인용 {line}번 줄" in page.locator("#live-claim").inner_text()
     page.keyboard.press("Shift+Tab")  # to the line above, and cite it too
-    page.keyboard.press("Enter")
     expected = ", ".join(sorted({line, str(int(line) - 1)}, key=int))
+    lines_field = third.locator("input[name^='lines-']").get_attribute("name")
+    # The first citation's save may still be on its way: wait for the answer to the save that carries both lines.
+    with page.expect_response(lambda response: response.request.method == "POST" and "/marks/" in response.url
+                              and parse_qs(response.request.post_data or "").get(lines_field) == [expected]):
+        page.keyboard.press("Enter")
     assert third.locator("input[name^='lines-']").input_value() == expected
     page.locator("#save-status").filter(has_text="저장했습니다").wait_for()
     attempt = Attempt.objects.get(user=learner)
-    page.wait_for_timeout(300)
     assert [c.cited_lines for c in attempt.claims.all()][:2] == [[], []]
     assert attempt.claims.get(order=3).cited_lines == sorted(map(int, expected.split(", ")))
     assert page.csp_violations == []

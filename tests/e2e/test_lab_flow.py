@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from django.contrib.auth.models import User
+from playwright.sync_api import expect
 
 from exercises.labs.models import Lab, LabRun
 from lessons.models import Lesson
-from tests.conftest import PASSWORD
+from tests.e2e.session import sign_in, until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def sign_in(page, live_server) -> None:
-    page.goto(f"{live_server.url}/account/sign-in/")
-    page.get_by_label("아이디").fill("learner")
-    page.get_by_label("비밀번호").fill(PASSWORD)
-    page.get_by_role("button", name="로그인").click()
-    page.wait_for_url(re.compile(r"/$"))
 
 
 def test_run_a_lab_then_inject_the_failure(page, live_server, worker, course: list[Lesson], learner: User) -> None:
@@ -49,13 +41,11 @@ def test_run_a_lab_then_inject_the_failure(page, live_server, worker, course: li
     page.get_by_role("button", name="편집기에 실패 주입하기").click()
     assert page.locator("input[name=step][value=inject]").is_checked()
     page.get_by_role("button", name="실행", exact=True).click()
-    # Poll from Python: the page's CSP (rightly) forbids the eval that wait_for_function would need.
-    deadline = time.monotonic() + 20
-    while page.locator(".run-status").count() < 2:
-        problem = page.inner_text("#problem-area").strip()
-        assert problem == "", problem
-        assert time.monotonic() < deadline, "the second run never appeared"
-        page.wait_for_timeout(100)
+    # Wait for the second run, or for a problem shown instead of it (then fail at once, saying what it was).
+    problem = page.locator("#problem-area").filter(has_text=re.compile(r"\S"))
+    page.locator(".run-status").nth(1).or_(problem).first.wait_for(timeout=20_000)
+    assert page.inner_text("#problem-area").strip() == "", page.inner_text("#problem-area")
+    expect(page.locator(".run-status"), "the second run never appeared").to_have_count(2)
     latest = page.locator(".run-status").first
     latest.locator(".badge").filter(has_text="의도한 실패 확인됨").wait_for(timeout=40_000)
     assert "AssertionError" in latest.locator("pre.output-err").inner_text()
@@ -87,11 +77,11 @@ def test_lab_page_without_javascript_still_runs(browser, live_server, worker, co
     assert page.locator("textarea#code").is_visible()
     page.get_by_role("button", name="실행", exact=True).click()
     page.wait_for_url(re.compile(r"/labs/runs/\d+/$"))
-    deadline = time.monotonic() + 40
-    while page.locator(".run-status .run-outcome").count() == 0:
-        assert time.monotonic() < deadline, page.inner_text("main")
-        time.sleep(0.5)
-        page.reload()
+    # Without JavaScript the page cannot update itself: wait for the worker to finish the run, then reload once.
+    run_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+    until(lambda: LabRun.objects.get(pk=run_id).is_finished, timeout=40, message=lambda: page.inner_text("main"))
+    page.reload()
+    expect(page.locator(".run-status .run-outcome")).not_to_have_count(0)
     # The starter code is unfinished on purpose: its run ends and its checks say what is missing.
     assert page.locator(".check-list li").count() >= 1
     context.close()

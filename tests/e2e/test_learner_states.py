@@ -12,23 +12,16 @@ from django.contrib.sessions.models import Session
 from exercises.evidence.models import EvidenceTask
 from lessons.models import Lesson
 from tests.conftest import PASSWORD
+from tests.e2e.session import sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def sign_in(page, live_server, next_path: str = "") -> None:
-    page.goto(f"{live_server.url}/account/sign-in/" + (f"?next={next_path}" if next_path else ""))
-    page.get_by_label("아이디").fill("learner")
-    page.get_by_label("비밀번호").fill(PASSWORD)
-    page.get_by_role("button", name="로그인").click()
 
 
 def test_session_expiry_shows_at_the_draft_and_sign_in_returns_to_the_task(
         page, live_server, course: list[Lesson], learner: User) -> None:
     task = EvidenceTask.objects.get(slug="afs-practice")
     task_path = f"/evidence/{task.slug}/"
-    sign_in(page, live_server, task_path)
-    page.wait_for_url(f"**{task_path}")
+    sign_in(page, live_server, then=task_path)
     field = page.get_by_label("증거 (Markdown)")
     field.fill("첫 문단")
     page.locator("#draft-status").filter(has_text="초안 저장됨").wait_for()

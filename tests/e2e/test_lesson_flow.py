@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from playwright.sync_api import expect
 
 from lessons.models import Lesson, SelfReport
 from tests.conftest import PASSWORD
@@ -81,10 +82,7 @@ def test_every_lesson_diagram_loads_under_the_csp_and_fits_360_px(page, live_ser
         page.goto(f"{live_server.url}/lessons/{lesson.slug}/")
         for image in page.locator("img.diagram").all():
             image.scroll_into_view_if_needed()
-            for _ in range(50):
-                if image.evaluate("i => i.complete && i.naturalWidth > 0"):
-                    break
-                page.wait_for_timeout(100)
+            expect(image, f"{lesson.slug}: a diagram did not load").to_have_js_property("complete", True, timeout=5_000)
             assert image.evaluate("i => i.naturalWidth") > 0, f"{lesson.slug}: a diagram did not load"
             assert image.get_attribute("alt").strip()
             assert image.bounding_box()["width"] <= 360

@@ -54,7 +54,8 @@ def test_password_reset_round_trip(page, live_server, learner: User, smtp_server
 
 def test_account_pages_pass_axe_at_360px(axe_page, live_server, learner: User) -> None:  # noqa: F811
     """내 계정, password change, account deletion and the reset pages: no serious axe finding, no sideways scroll."""
-    from tests.e2e.test_accessibility import check, serious_findings, sign_in
+    from tests.e2e.session import sign_in
+    from tests.e2e.test_accessibility import check, serious_findings
 
     findings = []
     for path in ("/account/password/reset/", "/account/password/reset/done/", "/account/password/reset/x/y/"):

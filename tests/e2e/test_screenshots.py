@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_accessibility import records, sign_in  # noqa: F401  (records is a fixture)
+from tests.e2e.session import sign_in
+from tests.e2e.test_accessibility import records  # noqa: F401  (records is a fixture)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
