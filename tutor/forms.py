@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import throttle
 from .auth_backends import username_for_login
-from .errors import Throttled
+from .errors import Throttled, TutorError
 
 
 class ThrottledSignInMixin:
@@ -60,3 +60,28 @@ class AdminSignInForm(ThrottledSignInMixin, AdminAuthenticationForm):
 
 class TokenForm(forms.Form):
     name = forms.CharField(label=_("토큰 이름"), max_length=80, help_text=_("예: 내 노트북 스크립트"))
+
+
+def cleaned(form: forms.Form) -> dict[str, Any]:
+    """The form's cleaned data, or a ``TutorError`` (400) with its first problem in Korean.
+
+    A page POST is parsed by a form and an API body by a schema; both hand the same keyword arguments to the
+    service, which decides. The error is rendered by ``tutor.middleware`` beside what the person typed.
+    """
+    if form.is_valid():
+        return form.cleaned_data
+    first = next(str(error) for errors in form.errors.values() for error in errors)
+    raise TutorError(first)
+
+
+class IdListField(forms.Field):
+    """Every value of a repeated field (``runs=3&runs=7``) that is a positive whole number; others are ignored,
+    as a checkbox list of the page's own ids never holds anything else unless someone typed it."""
+
+    widget = forms.MultipleHiddenInput
+
+    def to_python(self, value: Any) -> list[int]:
+        from .numbers import int_or_none
+
+        numbers = [int_or_none(item, low=1) for item in (value or [])]
+        return [n for n in numbers if n is not None]

@@ -10,6 +10,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tutor.forms import IdListField
+from tutor.numbers import int_or_none
+
 from .models import EvidenceTask
 
 LOCAL = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"]
@@ -47,3 +50,91 @@ class PreviewForm(forms.Form):
 
     text = forms.CharField(required=False, strip=False, max_length=20000)
     comment = forms.CharField(required=False, strip=False, max_length=5000)
+
+
+def _line_numbers(raw: str) -> list[int]:
+    numbers = [int_or_none(token, low=1, high=100_000) for token in raw.replace(",", " ").split()]
+    if None in numbers:
+        raise forms.ValidationError(_("줄 번호는 숫자(0–9)로 적어 주세요 (예: 2, 5)."))
+    return [n for n in numbers if n is not None]
+
+
+class DraftForm(forms.Form):
+    """The autosaved draft: text as typed, attached runs, cited line numbers, and moving citations to the
+    current fixture version (the author's checkbox)."""
+
+    text = forms.CharField(required=False, strip=False)
+    runs = IdListField(required=False)
+    lines = forms.CharField(required=False)
+    move_citations = forms.BooleanField(required=False)
+
+    def clean_lines(self) -> list[int]:
+        return _line_numbers(self.cleaned_data.get("lines") or "")
+
+
+class SubmitForm(forms.Form):
+    submit_key = forms.CharField(required=False)
+
+
+class ReasonForm(forms.Form):
+    """A reason, optional or required as the service decides (release, give back, resolve a disagreement)."""
+
+    reason = forms.CharField(required=False, strip=False)
+
+
+class HelpfulForm(forms.Form):
+    """The author's answer to "도움이 됐나요?": ``yes`` is helpful, anything else is not."""
+
+    helpful = forms.CharField(required=False)
+
+    def clean_helpful(self) -> bool:
+        return self.cleaned_data.get("helpful") == "yes"
+
+
+class FlagForm(forms.Form):
+    criterion = forms.CharField(required=False)
+    reason = forms.CharField(required=False, strip=False)
+
+
+class ResolutionForm(forms.Form):
+    resolution = forms.CharField(required=False, strip=False)
+
+
+class AssignForm(forms.Form):
+    """A reviewer by the name typed in the search field, or by the id a list gave (without JavaScript)."""
+
+    reviewer_name = forms.CharField(required=False)
+    reviewer = forms.CharField(required=False)
+
+    def clean_reviewer(self) -> int | None:
+        return int_or_none(self.cleaned_data.get("reviewer"), low=1)
+
+
+class MinimumForm(forms.Form):
+    """A cohort's peer minimum; an unreadable number is passed on as -1 so the service refuses it by its rule."""
+
+    minimum = forms.CharField(required=False)
+    reason = forms.CharField(required=False, strip=False)
+
+    def clean_minimum(self) -> int:
+        minimum = int_or_none(self.cleaned_data.get("minimum"), high=1000)
+        return -1 if minimum is None else minimum
+
+
+class ReviewForm(forms.Form):
+    """A review: one level and one citation per criterion of the rubric version reviewed, and a comment."""
+
+    comment = forms.CharField(required=False, strip=False)
+
+    def __init__(self, *args: Any, criteria: list[dict[str, Any]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.keys = [criterion["key"] for criterion in criteria]
+        for key in self.keys:
+            self.fields[f"criterion-{key}"] = forms.CharField(required=False)
+            self.fields[f"citation-{key}"] = forms.CharField(required=False, strip=False)
+
+    def judgements(self) -> dict[str, str]:
+        return {key: self.cleaned_data[f"criterion-{key}"] for key in self.keys}
+
+    def citations(self) -> dict[str, str]:
+        return {key: self.cleaned_data[f"citation-{key}"] for key in self.keys}

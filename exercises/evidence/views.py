@@ -20,7 +20,8 @@ from exercises.labs.models import LabRun
 from exercises.labs.records import check_seal
 from lessons.selectors import progress_of
 from tutor import access
-from tutor.errors import NotFound, TutorError
+from tutor.errors import NotFound
+from tutor.forms import cleaned
 from tutor.http import SignedInRequest
 from tutor.numbers import int_or_none
 from tutor.rendering import render_user_markdown
@@ -28,19 +29,20 @@ from tutor.spreadsheet import to_csv
 from tutor.text import visible
 
 from . import exports, peer, progress, schedule, selectors, services
-from .forms import PreviewForm, ScheduleForm
+from .forms import (
+    AssignForm,
+    DraftForm,
+    FlagForm,
+    HelpfulForm,
+    MinimumForm,
+    PreviewForm,
+    ReasonForm,
+    ResolutionForm,
+    ReviewForm,
+    ScheduleForm,
+    SubmitForm,
+)
 from .models import INSUFFICIENT, PeerAllocation, Reproduction, Review, Submission
-
-
-def _numbers(raw: str) -> list[int]:
-    numbers = [int_or_none(token, low=1, high=100_000) for token in raw.replace(",", " ").split()]
-    if None in numbers:
-        raise TutorError(_("줄 번호는 숫자(0–9)로 적어 주세요 (예: 2, 5)."))
-    return [n for n in numbers if n is not None]
-
-
-def _judgements(request: SignedInRequest, criteria: list[dict]) -> dict[str, str]:
-    return {c["key"]: request.POST.get(f"criterion-{c['key']}", "") for c in criteria}
 
 
 @require_safe
@@ -89,11 +91,9 @@ def preview(request: SignedInRequest) -> HttpResponse:
 @require_POST
 def save_draft(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
-    draft = services.save_draft(
-        author=request.user, task=task, text=request.POST.get("text", ""),
-        run_ids=[n for n in map(int_or_none, request.POST.getlist("runs")) if n is not None],
-        lines=_numbers(request.POST.get("lines", "")), move_citations=request.POST.get("move_citations") == "on",
-    )
+    data = cleaned(DraftForm(request.POST))
+    draft = services.save_draft(author=request.user, task=task, text=data["text"], run_ids=data["runs"],
+                                lines=data["lines"], move_citations=data["move_citations"])
     if request.htmx:
         return render(request, "evidence/task_detail.html#saved", {"draft": draft})
     messages.success(request, _("초안을 저장했습니다."))
@@ -103,7 +103,8 @@ def save_draft(request: SignedInRequest, slug: str) -> HttpResponse:
 @require_POST
 def submit(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
-    submission = services.submit(author=request.user, task=task, submit_key=request.POST.get("submit_key", ""))
+    submission = services.submit(author=request.user, task=task,
+                                 submit_key=cleaned(SubmitForm(request.POST))["submit_key"])
     if request.htmx:  # a refusal stays beside the button (tutor.middleware); success moves to the record
         response = HttpResponse(status=204)
         response["HX-Redirect"] = reverse("evidence:submission", args=[submission.pk])
@@ -127,8 +128,9 @@ def calibration(request: SignedInRequest, slug: str, example_id: int) -> HttpRes
 def practise(request: SignedInRequest, slug: str, example_id: int) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
     example = selectors.access_calibration_example(request.user, task, example_id)
-    services.record_practice_review(reviewer=request.user, example=example,
-                                    judgements=_judgements(request, example.rubric_version.criteria))
+    form = ReviewForm(request.POST, criteria=example.rubric_version.criteria)
+    cleaned(form)
+    services.record_practice_review(reviewer=request.user, example=example, judgements=form.judgements())
     messages.success(request, _("연습 검토를 기록했습니다. 아래에서 참고 검토와 비교해 보세요."))
     return redirect("evidence:calibration", slug=task.slug, example_id=example.pk)
 
@@ -213,11 +215,10 @@ def submission_detail(request: SignedInRequest, submission_id: int) -> HttpRespo
 def add_review(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
     kind = selectors.review_kind_for(request.user, submission) or Review.Kind.PEER
-    criteria = submission.rubric_version.criteria
-    citations = {c["key"]: request.POST.get(f"citation-{c['key']}", "") for c in criteria}
-    services.record_review(reviewer=request.user, submission=submission, kind=kind,
-                           judgements=_judgements(request, criteria),
-                           comment=request.POST.get("comment", ""), citations=citations)
+    form = ReviewForm(request.POST, criteria=submission.rubric_version.criteria)
+    data = cleaned(form)
+    services.record_review(reviewer=request.user, submission=submission, kind=kind, judgements=form.judgements(),
+                           comment=data["comment"], citations=form.citations())
     messages.success(request, _("검토를 기록했습니다."))
     return redirect("evidence:submission", submission_id=submission.pk)
 
@@ -226,7 +227,7 @@ def add_review(request: SignedInRequest, submission_id: int) -> HttpResponse:
 def release(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
     count = services.release_reviews(instructor=request.user, submission=submission,
-                                     reason=request.POST.get("reason", ""))
+                                     reason=cleaned(ReasonForm(request.POST))["reason"])
     messages.success(request, _("검토 %(n)d개와 강사 메모를 공개했습니다. 학습자가 이제 볼 수 있습니다.") % {"n": count})
     return redirect("evidence:submission", submission_id=submission.pk)
 
@@ -234,7 +235,7 @@ def release(request: SignedInRequest, submission_id: int) -> HttpResponse:
 @require_POST
 def release_review(request: SignedInRequest, review_id: int) -> HttpResponse:
     review = selectors.access_review_to_release(request.user, review_id)
-    services.release_review(instructor=request.user, review=review, reason=request.POST.get("reason", ""))
+    services.release_review(instructor=request.user, review=review, reason=cleaned(ReasonForm(request.POST))["reason"])
     messages.success(request, _("검토를 공개했습니다. 학습자가 이제 볼 수 있습니다."))
     return redirect("evidence:submission", submission_id=review.submission_id)
 
@@ -252,7 +253,7 @@ def request_peer_work(request: SignedInRequest, slug: str) -> HttpResponse:
 @require_POST
 def give_back(request: SignedInRequest, allocation_id: int) -> HttpResponse:
     allocation = selectors.access_allocation(request.user, allocation_id)
-    peer.give_back(reviewer=request.user, allocation=allocation, reason=request.POST.get("reason", ""))
+    peer.give_back(reviewer=request.user, allocation=allocation, reason=cleaned(ReasonForm(request.POST))["reason"])
     messages.success(request, _("동료 작업을 돌려주었습니다."))
     return redirect("evidence:task", slug=allocation.submission.task.slug)
 
@@ -296,15 +297,15 @@ def _reproduction_fragment(request: SignedInRequest, submission: Submission, all
 @require_POST
 def rate_review(request: SignedInRequest, review_id: int) -> HttpResponse:
     review = selectors.access_review_of_own_work(request.user, review_id)
-    services.rate_helpful(author=request.user, review=review, helpful=request.POST.get("helpful") == "yes")
+    services.rate_helpful(author=request.user, review=review, helpful=cleaned(HelpfulForm(request.POST))["helpful"])
     return redirect("evidence:submission", submission_id=review.submission_id)
 
 
 @require_POST
 def flag_review(request: SignedInRequest, review_id: int) -> HttpResponse:
     review = selectors.access_review_of_own_work(request.user, review_id)
-    services.flag_criterion(author=request.user, review=review, criterion=request.POST.get("criterion", ""),
-                            reason=request.POST.get("reason", ""))
+    data = cleaned(FlagForm(request.POST))
+    services.flag_criterion(author=request.user, review=review, criterion=data["criterion"], reason=data["reason"])
     messages.success(request, _("이의를 제기했습니다. 강사가 확인합니다."))
     return redirect("evidence:submission", submission_id=review.submission_id)
 
@@ -312,7 +313,7 @@ def flag_review(request: SignedInRequest, review_id: int) -> HttpResponse:
 @require_POST
 def resolve_flag(request: SignedInRequest, flag_id: int) -> HttpResponse:
     flag = selectors.access_flag(request.user, flag_id)
-    services.resolve_flag(instructor=request.user, flag=flag, resolution=request.POST.get("resolution", ""))
+    services.resolve_flag(instructor=request.user, flag=flag, resolution=cleaned(ResolutionForm(request.POST))["resolution"])
     messages.success(request, _("이의 제기에 답했습니다. 답은 공개해야 학습자에게 보입니다."))
     return redirect("evidence:submission", submission_id=flag.review.submission_id)
 
@@ -344,10 +345,11 @@ def queue(request: SignedInRequest) -> HttpResponse:
 @require_POST
 def assign(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
-    if request.POST.get("reviewer_name"):
-        reviewer = selectors.access_reviewer_named(request.user, request.POST["reviewer_name"])
+    data = cleaned(AssignForm(request.POST))
+    if data["reviewer_name"]:
+        reviewer = selectors.access_reviewer_named(request.user, data["reviewer_name"])
     else:
-        reviewer = selectors.access_reviewer(request.user, int_or_none(request.POST.get("reviewer"), low=1))
+        reviewer = selectors.access_reviewer(request.user, data["reviewer"])
     peer.assign_peer(instructor=request.user, submission=submission, reviewer=reviewer)
     messages.success(request, _("동료 검토를 배정했습니다."))
     return redirect("evidence:queue")
@@ -361,9 +363,10 @@ def cohort_minimum(request: SignedInRequest, cohort_id: int, slug: str) -> HttpR
     task = selectors.access_task(request.user, slug)
     current = selectors.cohort_peer_minimum(cohort, task)
     if request.method == "POST":
-        minimum = int_or_none(request.POST.get("minimum"), high=1000)
-        services.set_min_peer_reviews(instructor=request.user, task=task, cohort=cohort,
-                                      minimum=-1 if minimum is None else minimum, reason=request.POST.get("reason", ""))
+        data = cleaned(MinimumForm(request.POST))
+        minimum = data["minimum"]
+        services.set_min_peer_reviews(instructor=request.user, task=task, cohort=cohort, minimum=minimum,
+                                      reason=data["reason"])
         messages.success(request, _("「%(task)s」: %(cohort)s의 최소 동료 검토를 %(before)d개에서 %(after)d개로 바꿨습니다.") % {
             "task": task.title, "cohort": cohort.name, "before": current, "after": minimum})
         too_small = schedule.too_small(cohort, task)
@@ -470,7 +473,7 @@ def cohort_learner(request: SignedInRequest, cohort_id: int, username: str) -> H
 def resolve_disagreement(request: SignedInRequest, submission_id: int) -> HttpResponse:
     submission = selectors.access_submission(request.user, submission_id)
     services.resolve_disagreement(instructor=request.user, submission=submission,
-                                  reason=request.POST.get("reason", ""))
+                                  reason=cleaned(ReasonForm(request.POST))["reason"])
     messages.success(request, _("불일치를 해결했습니다. 해결 이유는 공개해야 학습자에게 보입니다."))
     return redirect("evidence:submission", submission_id=submission.pk)
 
