@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import re
 import uuid
 
-from django import forms
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -14,13 +12,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from tutor.errors import NotFound, TutorError
+from tutor.forms import cleaned
 from tutor.http import SignedInRequest
 
 from . import selectors, services
 from .engine import suggest
+from .forms import GroupJudgementForm, MarksForm, ReasonForm, SplitForm, StartForm
 from .models import Attempt, Exercise, Judgement, Relation, Variant
-
-_FIELD = re.compile(r"^(judgement|question|lines)-([0-9]{1,19})$")
 
 
 def _detail_context(request: SignedInRequest, exercise: Exercise, variant: Variant | None) -> dict:
@@ -52,12 +50,13 @@ def exercise_detail(request: SignedInRequest, slug: str) -> HttpResponse:
 def start_attempt(request: SignedInRequest, slug: str) -> HttpResponse:
     """Start from a paste; a refused paste comes back in the field with the reason beside it."""
     exercise = selectors.access_exercise(request.user, slug)
-    variant = selectors.access_variant(exercise, request.POST.get("variant", ""))
-    answer = request.POST.get("answer", "")
+    data = cleaned(StartForm(request.POST))
+    variant = selectors.access_variant(exercise, data["variant"])
+    answer = data["answer"]
     try:
         attempt = services.start_attempt(
             user=request.user, exercise=exercise, answer_text=answer,
-            variant_key=variant.key if variant else "", idempotency_key=request.POST.get("idempotency_key", ""),
+            variant_key=variant.key if variant else "", idempotency_key=data["idempotency_key"],
         )
     except services.PasteRefused as refused:
         context = {**_detail_context(request, exercise, variant), "answer": answer, "answer_error": refused.detail}
@@ -90,22 +89,15 @@ def attempt_detail(request: SignedInRequest, attempt_id: int) -> HttpResponse:
     return render(request, "grounding/attempt_marking.html", context)
 
 
-def _marks_from(post: dict) -> dict[int, dict[str, str | list[int]]]:
-    marks: dict[int, dict[str, str | list[int]]] = {}
-    for name, value in post.items():
-        match = _FIELD.match(name)
-        if match:
-            marks.setdefault(int(match[2]), {})[match[1]] = value
-    return marks
-
-
 @require_POST
 def save_marks(request: SignedInRequest, attempt_id: int) -> HttpResponse:
     attempt = selectors.access_own_draft(request.user, attempt_id)
-    services.mark_claims(attempt=attempt, marks=_marks_from(request.POST))
-    if "submit" in request.POST:
+    form = MarksForm(request.POST, claim_ids=list(attempt.claims.values_list("pk", flat=True)))
+    cleaned(form)
+    services.mark_claims(attempt=attempt, marks=form.marks())
+    if form.submitting:
         total, judged = selectors.judged_count(attempt)
-        if judged < total and request.POST.get("confirm_unjudged") != "1":
+        if judged < total and not form.unjudged_confirmed:
             # A real step, not a script's confirm(): the marks are saved and the learner chooses here.
             return render(request, "grounding/confirm_submit.html",
                           {"attempt": attempt, "total": total, "judged": judged, "unjudged": total - judged,
@@ -127,7 +119,9 @@ def merge_claim(request: SignedInRequest, attempt_id: int, claim_id: int) -> Htt
 @require_POST
 def split_claim(request: SignedInRequest, attempt_id: int, claim_id: int) -> HttpResponse:
     attempt = selectors.access_own_draft(request.user, attempt_id)
-    services.split_claim(attempt=attempt, claim_id=claim_id, before=request.POST.get(f"before-{claim_id}", ""))
+    form = SplitForm(request.POST, claim_id=claim_id)
+    cleaned(form)
+    services.split_claim(attempt=attempt, claim_id=claim_id, before=form.before())
     return _claims_or_redirect(request, attempt)
 
 
@@ -160,12 +154,6 @@ def learner_attempts(request: SignedInRequest, slug: str, username: str) -> Http
     learner, attempts = selectors.learner_attempts_for(request.user, exercise, username)
     return render(request, "grounding/learner_attempts.html",
                   {"exercise": exercise, "learner": learner, "attempts": attempts})
-
-
-class GroupJudgementForm(forms.Form):
-    relation = forms.ChoiceField(label=_("이 주장과 원문의 관계"), choices=Relation.choices, widget=forms.RadioSelect)
-    lines = forms.CharField(label=_("기대는 줄 번호"), required=False, max_length=200)
-    explanation = forms.CharField(label=_("한 문장 설명 (학습자에게 보임)"), max_length=500)
 
 
 @require_safe
@@ -208,9 +196,9 @@ def judge_group(request: SignedInRequest, slug: str, group_id: int) -> HttpRespo
 def confirm_keys(request: SignedInRequest, slug: str) -> HttpResponse:
     """An instructor confirms the exercise's keys still hold on the fixture versions in use (audited)."""
     exercise, _taught = selectors.access_group_exercise(request.user, slug)
+    reason = cleaned(ReasonForm(request.POST))["reason"]
     try:
-        services.confirm_keys(actor=request.user, exercise=exercise, reason=request.POST.get("reason", ""))
+        services.confirm_keys(actor=request.user, exercise=exercise, reason=reason)
     except TutorError as refused:
-        return _groups_page(request, slug, status=refused.status, confirm_error=refused.detail,
-                            reason=request.POST.get("reason", ""))
+        return _groups_page(request, slug, status=refused.status, confirm_error=refused.detail, reason=reason)
     return redirect(reverse("grounding:groups", args=[slug]) + "#stale-keys")
