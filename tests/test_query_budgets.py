@@ -173,3 +173,33 @@ def test_class_pages_cost_the_same_for_5_and_100_learners(
     light_learners(95, make_user, "large")
     assert members_of(cohort).count() == 100
     assert count_queries(client, url) == small
+
+
+def test_a_submission_page_costs_the_same_with_one_and_three_peer_reviews(
+    course: list[Lesson], make_user: Callable[..., User], instructor: User,
+) -> None:
+    """The instructor's submission page reads its reviews, their judgements and the people behind them in a fixed
+    number of queries however many peers reviewed."""
+    from exercises.evidence import peer
+    from exercises.evidence.models import EvidenceTask
+    from tests.exercises.evidence.helpers import levels, submitted
+
+    task = EvidenceTask.objects.get(slug="afs-practice")
+    author = make_user("author")
+    submission = submitted(author, task, "검토받을 증거 글입니다. 2번 줄과 4번 줄을 인용했습니다.")
+    url = f"/evidence/submissions/{submission.pk}/"
+    teacher = signed_in(instructor)
+
+    def review_by(name: str) -> None:
+        reviewer = make_user(name)
+        submitted(reviewer, task, f"{name}의 증거 글입니다. 충분히 길게 적었습니다.")
+        peer.assign_peer(instructor=instructor, submission=submission, reviewer=reviewer)
+        evidence.record_review(reviewer=reviewer, submission=submission, kind="peer", judgements=levels(submission, 0),
+                               comment=f"{name}의 의견")
+
+    review_by("peer1")
+    teacher.get(url)
+    one = count_queries(teacher, url)
+    review_by("peer2")
+    review_by("peer3")
+    assert count_queries(teacher, url) == one

@@ -285,7 +285,10 @@ def _shown_reviews() -> QuerySet[Review]:
 def reviews_visible_to(user: AnyUser, submission: Submission) -> list[Review]:
     """Instructors see every review; the author their own self-review and each review once it is released;
     a peer only what they wrote."""
-    return visible_among(user, submission, list(_shown_reviews().filter(submission=submission)))
+    reviews = list(_shown_reviews().filter(submission=submission))
+    for review in reviews:
+        review.submission = submission  # read once for the page, not once per review (its author, its task)
+    return visible_among(user, submission, reviews)
 
 
 def visible_among(user: AnyUser, submission: Submission, reviews: list[Review]) -> list[Review]:
