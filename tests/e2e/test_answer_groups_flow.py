@@ -8,6 +8,7 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from playwright.sync_api import expect
 
 from exercises.grounding.models import Attempt, ClaimMark
 from lessons.models import Fixture, Lesson
@@ -107,7 +108,7 @@ def test_a_fixture_edit_leaves_no_stale_verdict_or_explanation(
     admin.locator("textarea[name=text]").fill(text.replace(OLD, NEW))
     admin.locator("input[name=reason]").fill("토요일 영업시간 변경 (가상)")
     admin.locator("input[name=_save]").click()
-    assert "바뀌는 줄(2번)에 기대는 곳이" in admin.inner_text("body")
+    expect(admin.locator("body")).to_contain_text("바뀌는 줄(2번)에 기대는 곳이")  # waits for the held-back page
     admin.locator("input[name=confirm_changed_lines]").check()
     admin.locator("input[name=_save]").click()
     admin.wait_for_url(re.compile(r"/admin/lessons/fixture/$"))
