@@ -111,7 +111,7 @@ def gradebook_rows(instructor: AnyUser) -> list[list[object]]:
                     continue
                 judged = ", ".join(f"{c['key']}={level_label(c, review.judgements.get(c['key'], ''))}"
                                    for c in review.rubric_version.criteria)
-                state = "" if review.kind == Review.Kind.SELF or review.released_at else " (공개 전)"
+                state = "" if review.seen_by_author else " (공개 전)"
                 levels.append(f"{review.submission.task.slug} v{review.submission.version} "
                               f"{review.kind}{state}: {judged}")
             rows.append([learner.get_username(), names, entry.lesson.slug, completion,

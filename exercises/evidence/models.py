@@ -155,6 +155,11 @@ class ReviewQuerySet(models.QuerySet["Review"]):
         """Reviews of others that still wait for an instructor's release (self-reviews never wait)."""
         return self.filter(released_at__isnull=True).exclude(kind=Review.Kind.SELF)
 
+    def seen_by_author(self) -> ReviewQuerySet:
+        """What the author of the work may see of its reviews: their own self-review, and others' once released.
+        ``Review.seen_by_author`` says the same of one review already read."""
+        return self.filter(models.Q(kind=Review.Kind.SELF) | models.Q(released_at__isnull=False))
+
 
 class Review(models.Model):
     """One person's judgement of one submission. Each review waits for its own release."""
@@ -192,6 +197,11 @@ class Review(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} · {self.submission}"
+
+    @property
+    def seen_by_author(self) -> bool:
+        """The rule of ``ReviewQuerySet.seen_by_author`` for one review: a self-review, or a released one."""
+        return self.kind == Review.Kind.SELF or self.released_at is not None
 
 
 class PeerAllocationQuerySet(models.QuerySet["PeerAllocation"]):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import User
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -35,8 +35,7 @@ def record_links_of(user: User) -> dict[int, list[RecordLink]]:
             url=url, at=submission.submitted_at,
             waiting=waiting_for(submission, minimum=minimums[submission.task_id]),
         ))
-    reviews = (Review.objects.filter(submission__author=user)
-               .filter(Q(kind=Review.Kind.SELF) | Q(released_at__isnull=False))
+    reviews = (Review.objects.filter(submission__author=user).seen_by_author()
                .select_related("submission__task").order_by("submission__task__order", "kind", "created_at"))
     for review in reviews:
         links.setdefault(review.submission.task.lesson_id, []).append(RecordLink(

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
 
 from exercises.labs.models import LabRun
@@ -100,7 +100,7 @@ def visible_among(user: AnyUser, submission: Submission, reviews: list[Review]) 
     if access.sees_unreleased(user, author=submission.author):
         return reviews
     if user.pk == submission.author_id:
-        return [r for r in reviews if r.kind == Review.Kind.SELF or r.released_at is not None]
+        return [r for r in reviews if r.seen_by_author]
     return [r for r in reviews if r.reviewer_id == user.pk]
 
 
@@ -165,8 +165,7 @@ def released_review_counts(user_ids: list[Any]) -> dict[Any, dict[int, list[str]
     """Per author and lesson, the kinds of reviews each author may see of their work: their own
     self-reviews, and others' once released (for the three-track progress view)."""
     result: dict[Any, dict[int, list[str]]] = {}
-    reviews = (Review.objects.filter(submission__author_id__in=user_ids)
-               .filter(Q(kind=Review.Kind.SELF) | Q(released_at__isnull=False))
+    reviews = (Review.objects.filter(submission__author_id__in=user_ids).seen_by_author()
                .select_related("submission__task", "rubric_version").order_by("kind", "created_at"))
     for review in reviews:
         result.setdefault(review.submission.author_id, {}).setdefault(review.submission.task.lesson_id, []).append(
