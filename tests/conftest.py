@@ -125,6 +125,16 @@ def no_page_kept_from_another_test() -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def push_listener_closed_before_the_database_goes(django_db_setup: None) -> Iterator[None]:
+    """A held run-status request starts a listener with its own database connection (``exercises.labs.push``);
+    it is closed before the test database is dropped, which PostgreSQL refuses while a session is open."""
+    yield
+    from exercises.labs import push
+
+    push.stop_listening()
+
+
+@pytest.fixture(scope="session", autouse=True)
 def no_sandbox_process_left_behind() -> Iterator[None]:
     """After the whole suite, no live process of any sandbox slot user may remain (zombies have exited)."""
     yield

@@ -134,10 +134,22 @@ class _Board:
 
 
 BOARD = _Board()
+_STOP = threading.Event()
+
+
+def stop_listening(timeout: float = 5.0) -> None:
+    """End this process's listener (its database connection closes); a later held request starts it again.
+    For a process about to close its database, such as a test session on PostgreSQL dropping its database."""
+    listener = BOARD.listener
+    _STOP.set()
+    if listener is not None:
+        listener.join(timeout)
+    BOARD.listener = None
+    _STOP.clear()
 
 
 def _run_listener(listen: Any, params: dict[str, Any]) -> None:
-    while True:
+    while not _STOP.is_set():
         try:
             listen(params)
         except Exception:  # never let the thread die: held requests fall back to re-checking meanwhile
@@ -151,9 +163,10 @@ def _listen_postgresql(params: dict[str, Any]) -> None:
     params = {key: value for key, value in params.items() if key not in ("cursor_factory", "context")}
     with psycopg.connect(**params, autocommit=True) as conn:
         conn.execute(f"LISTEN {CHANNEL}")
-        for notice in conn.notifies():
-            if notice.payload.isdigit():
-                BOARD.wake(int(notice.payload))
+        while not _STOP.is_set():
+            for notice in conn.notifies(timeout=1.0):
+                if notice.payload.isdigit():
+                    BOARD.wake(int(notice.payload))
 
 
 def _listen_socket(_params: dict[str, Any]) -> None:
@@ -164,8 +177,8 @@ def _listen_socket(_params: dict[str, Any]) -> None:
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind(str(path))
         try:
-            while True:
-                ready, _, _ = select.select([sock], [], [], 5.0)
+            while not _STOP.is_set():
+                ready, _, _ = select.select([sock], [], [], 1.0)
                 if not ready:
                     continue
                 payload = sock.recv(64)
