@@ -135,12 +135,6 @@ def practise(request: SignedInRequest, slug: str, example_id: int) -> HttpRespon
     return redirect("evidence:calibration", slug=task.slug, example_id=example.pk)
 
 
-def _review_lines(review: Review) -> list[tuple[str, str, str]]:
-    """(criterion, chosen level's label, citation) for display, in the rubric's order."""
-    return [(c["title"], selectors.level_label(c, review.judgements.get(c["key"], "")),
-             review.citations.get(c["key"], "")) for c in review.rubric_version.criteria]
-
-
 @require_safe
 def attached_run(request: SignedInRequest, submission_id: int, run_id: int) -> HttpResponse:
     """The full record of an attached run, with its seal; read-only, without the author's name."""
@@ -161,53 +155,9 @@ def reviews_opened(request: SignedInRequest, submission_id: int) -> HttpResponse
 @require_safe
 @never_cache
 def submission_detail(request: SignedInRequest, submission_id: int) -> HttpResponse:
-    user = request.user
-    submission = selectors.access_submission(user, submission_id)
-    reviews = selectors.reviews_visible_to(user, submission)
-    is_author = submission.author_id == user.pk
-    sees_names = access.sees_names(user, author=submission.author)
-    allocation = selectors.allocation_for(user, submission)
-    reproductions = {r.original_id: r
-                     for r in allocation.reproductions.select_related("rerun", "original")} if allocation else {}
-    review_kind = selectors.review_kind_for(user, submission)
-    already_reviewed = any(r.reviewer_id == user.pk for r in reviews)
-    lease_live = allocation is not None and allocation.is_live(timezone.now())
+    page = selectors.submission_page(request.user, submission_id)
     return render(request, "evidence/submission_detail.html", {
-        "submission": submission,
-        "text_html": render_user_markdown(visible(submission.text)),
-        "runs": [(run, check_seal(run), reproductions.get(run.pk))
-                 for run in submission.lab_runs.select_related("lab")],
-        "allocation": allocation,
-        "lease_live": lease_live,
-        "may_give_back": allocation is not None and selectors.may_give_back(user, submission.task),
-        "citations": selectors.citations_of(submission),
-        "reviews": [(review, _review_lines(review), selectors.flags_visible_to(user, review), selectors.name_of_reviewer(user, review),
-                     access.may_release(user, author=submission.author, cohort=review.cohort)
-                     and review.released_at is None and review.kind != Review.Kind.SELF,
-                     access.may_flag(user, author=submission.author, review_kind=review.kind,
-                                     released=review.released_at is not None))
-                    for review in reviews],
-        "criteria": submission.rubric_version.criteria,
-        "grid": selectors.review_grid(user, submission),
-        "standard_changed": selectors.standard_change(submission),
-        "peer_read": selectors.peer_read_note(user, submission),
-        "review_kind": review_kind,
-        "unopened": is_author and any(r.released_at and r.opened_at is None and r.kind != Review.Kind.SELF
-                                      for r in reviews),
-        "show_review_form": bool(review_kind) and not already_reviewed
-        and (review_kind != Review.Kind.PEER or lease_live),
-        "is_author": is_author,
-        "sees_names": sees_names,
-        "already_reviewed": already_reviewed,
-        "can_release": sees_names,
-        "can_resolve": access.may_resolve(user, author=submission.author),
-        "disagreement": (selectors.disagreeing_criteria(reviews)
-                         if access.may_resolve(user, author=submission.author)
-                         and submission.disagreement_resolved_at is None else []),
-        "disagreement_note": selectors.visible_disagreement_note(user, submission),
-        "insufficient": INSUFFICIENT,
-        # Peers never learn the author's name: not in the page, not in an attribute.
-        "author_label": selectors.name_of_author(user, submission),
+        **page.context(), "text_html": render_user_markdown(visible(page.submission.text)),
     })
 
 

@@ -55,6 +55,12 @@ from .minimums import (  # noqa: F401
     peer_minimums_of,
     waiting_for,
 )
+from .pages import (  # noqa: F401
+    AttachedRun,
+    ShownReview,
+    SubmissionPage,
+    submission_page,
+)
 from .queue import (  # noqa: F401
     QUEUE_SORTS,
     Candidate,
