@@ -11,6 +11,8 @@ Splits, kept apart:
   someone who never saw the engine. Never tuned on: its figures are the honest ones;
 - ``answers-dev``: tests/data/grounding_answers_dev.yaml, whole pasted answers with their
   questions and gold claim spans (written for tuning issue 17's failure classes);
+- ``answers-dev2``: tests/data/grounding_answers_dev2.yaml, the same schema, written on 2026-12-05 by a
+  writer who saw neither blind set, as development data for the splitter (tuned on: own data);
 - ``blind``: tests/data/grounding_blind_2026-12-04.yaml, the same schema, written by
   someone who never saw the engine and never tuned on. Only aggregate figures are printed
   for it (``-v blind`` is refused);
@@ -356,6 +358,8 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
         splits["heldout-chat"] = _claims_of(heldout, "heldout-chat")
     wholes: dict[str, list[dict[str, Any]]] = {}
     answer_sets = [("answers-dev", DATA / "grounding_answers_dev.yaml")]
+    if (DATA / "grounding_answers_dev2.yaml").exists():
+        answer_sets.append(("answers-dev2", DATA / "grounding_answers_dev2.yaml"))
     for blind_name, blind_path in (("blind", BLIND), ("blind-b", BLIND_B)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
