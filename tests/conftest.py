@@ -20,7 +20,7 @@ PASSWORD = "correct-horse-battery-staple"
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup: None, django_db_blocker: object) -> None:
+def django_db_setup(django_db_setup: None, django_db_blocker: object) -> Iterator[None]:
     """Load the real course once, into the test database, right after it is made.
 
     Loading it took about a second and most tests need it. A test runs in a transaction rolled back at its
@@ -28,6 +28,12 @@ def django_db_setup(django_db_setup: None, django_db_blocker: object) -> None:
     """
     with django_db_blocker.unblock():  # type: ignore[attr-defined]
         load_course(content_dir=settings.CONTENT_DIR)
+    yield
+    # A held run-status request starts a listener with its own database connection (exercises.labs.push);
+    # it is closed before the test database is dropped, which PostgreSQL refuses while a session is open.
+    from exercises.labs import push
+
+    push.stop_listening()
 
 
 @pytest.fixture
@@ -122,16 +128,6 @@ def no_page_kept_from_another_test() -> None:
     from lessons.page_cache import CACHE_ALIAS
 
     caches[CACHE_ALIAS].clear()
-
-
-@pytest.fixture(scope="session", autouse=True)
-def push_listener_closed_before_the_database_goes(django_db_setup: None) -> Iterator[None]:
-    """A held run-status request starts a listener with its own database connection (``exercises.labs.push``);
-    it is closed before the test database is dropped, which PostgreSQL refuses while a session is open."""
-    yield
-    from exercises.labs import push
-
-    push.stop_listening()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -33,7 +33,7 @@ _GO_NOUNS = ("장고", "동고", "창고", "광고", "금고", "차고", "재고
              "공고", "예고", "경고", "신고", "보고", "참고", "최고", "사고", "수고", "선고", "보관고", "저장고")
 _AUXILIARY_AFTER_GO = ("있", "싶", "계시", "계십", "나서", "나면", "말", "보", "난")
 _CITATION_AFTER = re.compile(r"\s*(?:\(\s*\d{1,3}(?:\s*(?:[,~-]|번|줄)\s*\d{0,3})*\s*(?:번\s*줄|줄)?\s*\)"
-                             r"|\[\s*\d{1,3}(?:\s*[,~-]\s*\d{1,3})*\s*\])")
+                             r"|\[\s*\d{1,3}(?:\s*(?:[,~-]|번|줄)\s*\d{0,3})*\s*(?:번\s*줄|줄)?\s*\])")
 _CONJUNCTIONS = frozenset({"하지만", "그렇지만", "그런데", "그리고", "그러나", "그러며", "또한"})
 _NOT_JIMAN = ("까지만", "에게만", "한테만", "에서만")  # a particle followed by 만, not the ending -지만
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*:?\s*$|\[[^\]]+\]\s*$|[^.?!。]{1,40}:\s*$)")
@@ -43,7 +43,13 @@ _GREETING = re.compile(
     r"|^\s*(?:안녕하세요|반갑습니다|감사합니다|고맙습니다|좋은 질문|도움이 되(?:셨|었)|도움이 필요|더 궁금|궁금한 점|"
     r"추가로 궁금|문의 주셔서|질문 주셔서|다음과 같이 정리|아래와 같이 정리|정리해 드리겠|답변드리겠|알려 드리겠|"
     r"말씀드리겠)[^\n]*$")
-_SIGNPOST = re.compile(r"(?:정리해|알려|안내해|설명해|말씀|답변)\s*드리겠습니다[.!]?$|되(?:셨|었)(?:길|으면)\s*(?:바랍니다|좋겠습니다)[.!]?$")
+_SIGNPOST = re.compile(r"(?:정리해|알려|안내해|설명해|말씀|답변)\s*드리겠습니다[.!]?$|되(?:셨|었)(?:길|으면)\s*(?:바랍니다|좋겠습니다)[.!]?$"
+                       r"|(?:즐거운|좋은|행복한|편안한|건강한|알찬)\s*[가-힣 ]{0,12}(?:되세요|보내세요|하세요)[.!~]*$")
+# A clause after a linking ending that only states the other side of the one before it ("토요일에만 열고 / 다른
+# 요일에는 열지 않아요", "20분 동안 쓸 수 있고 / 그 뒤에는 쓸 수 없습니다"): it points back and denies, so the
+# sentence stays one claim, checked as one.
+_POINTS_BACK = re.compile(r"^(?:그\s*(?:뒤|후|전|동안|날|때|밖|외)|그동안|그날|그때|그전|그외|다른\s|나머지|따로)")
+_DENIES = re.compile(r"(?:않|없|못|안\s)")
 
 
 def letters(text: str) -> int:
@@ -68,6 +74,11 @@ def _links(word: str, following: str) -> bool:
     return False
 
 
+def _restates_other_side(text: str, cut: int, end: int) -> bool:
+    rest = text[cut:end].strip()
+    return bool(_POINTS_BACK.match(rest)) and bool(_DENIES.search(rest))
+
+
 def _trim(text: str, start: int, end: int, strip_tail: str) -> tuple[int, int]:
     while start < end and (text[start].isspace() or text[start] in ";,:"):
         start += 1
@@ -83,7 +94,7 @@ def clause_spans(text: str, start: int, end: int, *, commas: bool = False) -> li
     tokens = [(m.start() + start, m.end() + start, m.group()) for m in _TOKEN.finditer(text[start:end])]
     for index, (_, token_end, token) in enumerate(tokens[:-1]):
         following = tokens[index + 1][2]
-        linking = index > 0 and _links(token, following)
+        linking = index > 0 and _links(token, following) and not _restates_other_side(text, token_end, end)
         comma = commas and token.endswith(",") and index >= 1 and len(tokens) - index - 1 >= 2
         if linking or comma:
             citation = _CITATION_AFTER.match(text, token_end, end)  # "받지만 (6), 참가는": (6) stays behind

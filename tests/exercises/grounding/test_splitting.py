@@ -39,3 +39,20 @@ def test_quotes_table_headers_and_sign_offs_are_not_claims() -> None:
     answer = ("> 참고: 일정은 바뀔 수 있습니다.\n| 항목 | 내용 |\n|---|---|\n| 참가비 | 무료 |\n"
               "혹시 더 궁금한 점이 있으면 말씀해 주세요.\n문의는 안내 데스크로 해 주세요.")
     assert texts(answer) == ["참고: 일정은 바뀔 수 있습니다.", "| 참가비 | 무료 |", "문의는 안내 데스크로 해 주세요."]
+
+
+def test_a_clause_that_only_states_the_other_side_stays_with_the_one_before() -> None:
+    """"…토요일에만 열리고 다른 요일에는 열지 않아요" is one claim (the second clause points back and denies);
+    "…10시에 열고 토요일은 쉽니다" is two."""
+    assert texts("시장은 토요일에만 열리고 다른 요일에는 열지 않아요.") == [
+        "시장은 토요일에만 열리고 다른 요일에는 열지 않아요."]
+    assert texts("샤워실은 20분 동안 쓸 수 있고 그 뒤에는 쓸 수 없습니다.") == [
+        "샤워실은 20분 동안 쓸 수 있고 그 뒤에는 쓸 수 없습니다."]
+    assert texts("평일에는 10시에 열고 토요일은 쉽니다.") == ["평일에는 10시에 열고", "토요일은 쉽니다."]
+    assert texts("오전에 열고 그 뒤에는 상담을 받습니다.") == ["오전에 열고", "그 뒤에는 상담을 받습니다."]
+
+
+def test_a_bracketed_line_citation_and_a_wishing_sign_off() -> None:
+    """"… 취소됩니다. [10번 줄]" keeps its citation; "즐거운 장보기 되세요" is a sign-off, not a claim."""
+    assert texts("15분 넘게 늦으면 예약이 취소됩니다. [10번 줄]\n즐거운 장보기 되세요!") == [
+        "15분 넘게 늦으면 예약이 취소됩니다. [10번 줄]"]

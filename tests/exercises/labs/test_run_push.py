@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connections
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -35,9 +36,12 @@ def queued(user: User, lab: Lab) -> LabRun:
 def held_get(client: Client, run: LabRun, out: dict[str, Any]) -> threading.Thread:
     def ask() -> None:
         started = time.monotonic()
-        response = client.get(reverse("labs:run", args=[run.pk]) + "?wait=1", **HTMX)
-        out["seconds"], out["status"], out["body"] = time.monotonic() - started, response.status_code, \
-            response.content.decode()
+        try:
+            response = client.get(reverse("labs:run", args=[run.pk]) + "?wait=1", **HTMX)
+            out["seconds"], out["status"], out["body"] = time.monotonic() - started, response.status_code, \
+                response.content.decode()
+        finally:
+            connections.close_all()  # this thread's own connection, as a server thread closes it
     thread = threading.Thread(target=ask)
     thread.start()
     return thread
@@ -125,8 +129,11 @@ def test_the_api_holds_the_same_way(learner: User, replay_lab: Lab, settings: An
 
     def ask() -> None:
         started = time.monotonic()
-        response = Client().get(f"/api/labs/runs/{run.pk}?wait=true", HTTP_AUTHORIZATION=f"Bearer {token}")
-        out["seconds"], out["record"] = time.monotonic() - started, response.json()
+        try:
+            response = Client().get(f"/api/labs/runs/{run.pk}?wait=true", HTTP_AUTHORIZATION=f"Bearer {token}")
+            out["seconds"], out["record"] = time.monotonic() - started, response.json()
+        finally:
+            connections.close_all()
     thread = threading.Thread(target=ask)
     thread.start()
     time.sleep(1.0)
