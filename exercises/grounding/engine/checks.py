@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from .analysis import SILENCE_RE, Segment, analyse, analyse_claim
+from .claims import linked_clauses
 from .hangul import normalise, word_similarity
 from .lexicon import AMENITIES
 from .matcher import MATCHED as MATCHED_WORD
@@ -134,6 +135,8 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
             continue  # a vague source value ("11월", "오후") does not say a precise one is wrong
         if value.kind == "time" and any(_NEXT_DAY.search(seg.text) for _, seg, _ in options):
             continue
+        if value.kind == "time" and value.role == "range" and _composed(value, [other for _, _, other in options]):
+            continue  # "매일 9시부터 … 수요일은 13시에 닫습니다" composes "수요일 9시~13시": not a conflict
         if value.kind.startswith("count:"):
             unit = _unit(part.text[value.span[0]:value.span[1]])
             if any(_unit(seg.text[o.span[0]:o.span[1]]) != unit for _, seg, o in options):
@@ -146,6 +149,12 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
         if status == "conflict" and number is not None:
             found.append(ValueConflict(claim_text=part.text[value.span[0]:value.span[1]].strip(), line=number))
     return found
+
+
+def _composed(value: Value, others: list[Value]) -> bool:
+    """Whether both ends of a claimed range are times the lines state (as ends of a range or as points)."""
+    ends = {point for other in others for alt in other.alts for point in alt}
+    return all(any(abs(alt[i] - end) < 1e-6 for end in ends) for alt in value.alts[:1] for i in (0, 1))
 
 
 def _with_source_month(part: Segment, value: Value, lines: list) -> Value | None:
@@ -339,6 +348,9 @@ def _line_matching(source: str | list[str], claim: str, cited: list[int], *, den
     claim_cues = frozenset().union(*(part.cues for part in parts))
     if len(claim_words) + len(claim_values) < 2:
         return None
+    claim_numerals = frozenset().union(*(_unread_numerals(part) for part in parts))
+    if deny and len({analyse(clause, claim=True).negators % 2 for clause in linked_clauses(claim)}) > 1:
+        return None  # one clause affirms and another denies ("20분 동안 쓸 수 있고 그 뒤에는 쓸 수 없습니다")
     index = index_for(_lines(source))
     by_number = {line.number: line for line in index.lines}
     for number in cited:
@@ -353,15 +365,18 @@ def _line_matching(source: str | list[str], claim: str, cited: list[int], *, den
                 line_negators = sum(seg.negators for seg in segments)
                 if claim_cues or any(seg.cues for seg in segments) or line_negators + sum(p.negators for p in parts) != 1:
                     continue
-                if _same_statement(segments, claim_words, claim_values, claim_days, 1 - claim_negators, claim_cues):
+                if _same_statement(segments, claim_words, claim_values, claim_days, 1 - claim_negators, claim_cues,
+                                   claim_numerals):
                     return number
-            elif _same_statement(segments, claim_words, claim_values, claim_days, claim_negators, claim_cues):
+            elif _same_statement(segments, claim_words, claim_values, claim_days, claim_negators, claim_cues,
+                                 claim_numerals):
                 return number
     return None
 
 
 def _same_statement(segments: tuple[Segment, ...], claim_words: list, claim_values: list[Value],
-                    claim_days: frozenset[int], claim_negators: int, claim_cues: frozenset[str]) -> bool:
+                    claim_days: frozenset[int], claim_negators: int, claim_cues: frozenset[str],
+                    claim_numerals: frozenset[str]) -> bool:
     line_words = [w for seg in segments for w in seg.words if not w.light]
     line_values = [v for seg in segments for v in seg.values if v.kind not in ("num", "approx")]
     if not all(any(word_similarity(w, o) >= 0.9 for o in line_words) for w in claim_words):
@@ -373,9 +388,42 @@ def _same_statement(segments: tuple[Segment, ...], claim_words: list, claim_valu
         return False
     others = [v for v in line_values if v.kind != "weekday"]
     mine = [v for v in claim_values if v.kind != "weekday"]
-    if len(others) != len(mine) or not all(any(o.kind == v.kind and compatible(v, o, strict=True) for o in others)
-                                           for v in mine):
+    if len(others) != len(mine) or not _pairs_up(mine, others):
         return False
     if claim_negators != sum(seg.negators for seg in segments) % 2:
         return False
+    if not claim_numerals <= _numerals(" ".join(seg.text for seg in segments)):
+        return False  # a figure whose unit the value reader does not know (농부 50팀) is still a figure
     return claim_cues == frozenset().union(*(seg.cues for seg in segments))
+
+
+_NUMERAL = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _pairs_up(mine: list[Value], others: list[Value]) -> bool:
+    """Whether each value of the claim agrees with its own value of the line, one to one (an "up to 2시간"
+    of the line may not stand for both the claim's 2시간 and its 30분)."""
+    if not mine:
+        return True
+    first, rest = mine[0], mine[1:]
+    return any(other.kind == first.kind and compatible(first, other, strict=True)
+               and _pairs_up(rest, others[:i] + others[i + 1:]) for i, other in enumerate(others))
+
+
+def _unread_numerals(part: Segment) -> frozenset[str]:
+    """Figures of a clause that no value reading covers (a count in an unknown unit: 50팀): compared as digits,
+    since the value comparison cannot see them. Values read with their unit (18시, 2만 원) are compared as values."""
+    text = part.text
+    for value in part.values:
+        if value.kind not in ("num", "approx"):
+            text = text[:value.span[0]] + " " * (value.span[1] - value.span[0]) + text[value.span[1]:]
+    return _numerals(_LINE_CITATION.sub(" ", text))
+
+
+# The model's own citations ("(4)", "[2, 3]", "5번 줄") name lines, not figures of the claim.
+_LINE_CITATION = re.compile(r"[(\[]\s*\d{1,3}(?:\s*(?:[,~-]|번|줄)\s*\d{0,3})*\s*(?:번\s*줄|줄)?\s*[)\]]|\d{1,3}\s*번\s*줄")
+
+
+def _numerals(text: str) -> frozenset[str]:
+    """The figures written in ``text`` as digits (1,500 and 1500 alike)."""
+    return frozenset(match.replace(",", "") for match in _NUMERAL.findall(text))

@@ -74,6 +74,19 @@ def _links(word: str, following: str) -> bool:
     return False
 
 
+def linked_clauses(text: str) -> list[str]:
+    """``text`` cut at every linking ending (…고, …며, …지만, …는데), whatever the clauses say."""
+    tokens = text.split()
+    clauses, current = [], []
+    for index, token in enumerate(tokens):
+        current.append(token)
+        following = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if following and index > 0 and _links(token, following):
+            clauses.append(" ".join(current))
+            current = []
+    return [*clauses, " ".join(current)] if current else clauses
+
+
 def _restates_other_side(text: str, cut: int, end: int) -> bool:
     rest = text[cut:end].strip()
     return bool(_POINTS_BACK.match(rest)) and bool(_DENIES.search(rest))

@@ -140,7 +140,8 @@ def _as_double_product(target: float, known: list[_Known], factors: list[tuple[f
 def _as_sum(target: float, known: list[_Known], factors: list[tuple[float, str]]) -> _Known | None:
     """A sum of two to ``_MAX_TERMS`` known amounts, or such a sum times one factor of the claim."""
     for size in range(2, _MAX_TERMS + 1):
-        for combo in itertools.combinations(known, size):
+        for combo in itertools.combinations([item for item in known if item.amount > 0], size):
+            # a free item (무료, 0원) adds nothing: a sum with it only dresses up another formula
             total = sum(item.amount for item in combo)
             label = " + ".join(_money(item.amount) for item in combo)
             used = frozenset().union(*(item.lines for item in combo))
@@ -216,6 +217,7 @@ _START_WORDS = re.compile(r"시작|개관|개장|개점|출발|입실|오픈|열
 _END_WORDS = re.compile(r"마감|종료|폐관|폐장|폐점|끝|닫|퇴실|도착")
 _BEFORE = re.compile(r"\s*(?:전|이전|앞)")
 _AFTER = re.compile(r"\s*(?:후|뒤|이후|지나)")
+_PER_MINUTES = re.compile(r"\d+\s*분\s*(?:마다|당)")
 _COMPARE = re.compile(r"보다|차이|비싸|싸[요다고]|저렴")
 _PER_WEEK = re.compile(r"(?<![가-힣])(?:주|매주|일주일에|한\s*주에|1주일에|1주에)(?![가-힣])")
 _DAY_NAMES = "월화수목금토일"
@@ -261,7 +263,9 @@ def computation(source: str | list[str], claim: str, lines: list[int]) -> Comput
               for line in given for seg in line.segments for v in seg.values
               if v.kind == "dur" and (_BEFORE.match(seg.text, v.span[1]) or _AFTER.match(seg.text, v.span[1]))]
     durations += [(v.alts[0][0], frozenset()) for v in values if v.kind == "dur"]
-    factors = _multipliers(values)
+    # A price per some minutes ("10분마다 500원") is not multiplied by hours: the claim's durations are no factors.
+    per_minutes = any(_PER_MINUTES.search(seg.text) for line in given for seg in line.segments)
+    factors = _multipliers([v for v in values if not (per_minutes and v.kind == "dur")])
     formulas: list[str] = []
     used: set[int] = set()
     computed = rate_used = False

@@ -199,3 +199,53 @@ def test_a_day_without_its_month_is_read_with_the_sources_month() -> None:
     assert wrong["verdict"] == "right" and wrong["check"] == "values" and "'3일'은 3번 줄과 다름" in wrong["basis"]
     assert shown("첫 수업은 2일입니다.", "grounded", [3], lines=lines)["verdict"] != "review"
     assert shown("31일에는 수업이 없습니다.", "grounded", [2], lines=lines)["verdict"] != "review"
+
+
+# --- preconditions found on the second development set (answers-dev2, 2026-12-05) -----------------
+
+POOL = ["누리 구민 수영장 안내 (가상 자료)",
+        "샤워실은 수영을 마친 뒤 20분 동안 쓸 수 있습니다.",
+        "주차는 2시간까지 무료이며 그 뒤에는 10분마다 500원입니다."]
+MARKET = ["강변 농부 시장 안내 (가상 자료)", "판매자는 모두 인근 마을 농부 40팀입니다."]
+VET = ["다온 동물병원 안내 (가상 자료)", "병원은 매일 9시부터 20시까지 진료하며 수요일은 13시에 닫습니다."]
+
+
+def test_a_figure_in_a_unit_the_reader_does_not_know_still_has_to_agree() -> None:
+    """"농부 50팀" does not restate "농부 40팀": figures outside any value reading are compared as digits
+    (a citation such as "(2)" is not a figure of the claim)."""
+    from exercises.grounding.engine.checks import restated_line
+
+    assert restated_line(MARKET, "판매자는 인근 마을 농부 50팀이에요.", [2]) is None
+    assert restated_line(MARKET, "판매자는 모두 인근 마을 농부 40팀이에요. (2)", [2]) == 2
+
+
+def test_each_value_of_the_claim_needs_its_own_value_on_the_line() -> None:
+    """The line's "2시간까지" cannot stand for both the claim's 2시간 and its "30분마다": 30 ≠ 10."""
+    from exercises.grounding.engine.checks import restated_line
+
+    assert restated_line(POOL, "주차는 2시간까지 무료이고 그 뒤에는 30분마다 500원이에요.", [3]) is None
+    assert restated_line(POOL, "주차는 2시간까지 무료이고 그 뒤에는 10분마다 500원이에요.", [3]) == 3
+
+
+def test_a_claim_that_affirms_and_denies_is_not_called_a_denial() -> None:
+    """"20분 동안 쓸 수 있고 그 뒤에는 쓸 수 없습니다" says the line and its other side: no 'opposite negation'."""
+    from exercises.grounding.engine.checks import denied_line
+
+    assert denied_line(POOL, "샤워실은 수영을 마친 뒤 20분 동안 쓸 수 있고 그 뒤에는 쓸 수 없습니다.", [2]) is None
+    assert denied_line(POOL, "샤워실은 수영을 마친 뒤 20분 동안 쓸 수 없습니다.", [2]) == 2
+
+
+def test_a_range_composed_of_the_lines_times_is_not_a_conflict() -> None:
+    """"수요일 9시~13시" puts together 9시 (every day) and 13시 (Wednesday's close): the site cannot call it wrong."""
+    from exercises.grounding.engine.checks import value_conflicts
+
+    assert value_conflicts(VET, "수요일은 9시~13시에 진료해요.", [2]) == []
+    assert value_conflicts(VET, "수요일은 9시~18시에 진료해요.", [2]) != []
+
+
+def test_no_computation_multiplies_a_price_per_minutes_by_hours_or_adds_a_free_item() -> None:
+    """"10분마다 500원" times "3시간" is no formula, and neither is "(0원 + 500원) × 3시간": no verdict."""
+    from exercises.grounding.engine.compute import computation
+
+    assert computation(POOL, "3시간을 세우면 1,500원을 내야 합니다.", [3]) is None
+    assert computation(POOL, "세 시간 세우면 처음 두 시간은 무료이고 나머지 한 시간에 3,000원을 내요.", [3]) is None
