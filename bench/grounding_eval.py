@@ -71,9 +71,48 @@ BATCH = 5
 BLIND = DATA / "grounding_blind_2026-12-04.yaml"
 BLIND_B = DATA / "grounding_blind_2026-12-04b.yaml"
 BLIND_SETS = ("blind", "blind-b")
-# Hook for the answer-group feature: a function (items) -> backed share after instructors judged
-# the groups, or None. The answer-group code sets it; until then the column shows "-".
-GROUP_COVERAGE: Any = None
+_RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
+
+
+def group_figures(items: list[dict[str, Any]]) -> dict[str, float]:
+    """What answer groups add, as the site forms and uses them: the claims no check backs are grouped per
+    source by ``groups.signature`` (normalised text and figures, across learners); each group of two or
+    more is judged once by an instructor (here: the gold relation and lines, as a careful instructor would)
+    and that judgement becomes the claim key of every claim in it (``groups.judgement_key``'s shape).
+
+    Returns the backed share after groups, how many claims fell in groups of two or more, and the share
+    of those that a judged group then backs.
+    """
+    from exercises.grounding.feedback import claim_feedback
+    from exercises.grounding.groups import signature
+    from exercises.grounding.models import JUDGEMENT_FOR
+
+    def shown(item: dict[str, Any], key: dict[str, Any] | None) -> bool:
+        verdict = claim_feedback(text=item["claim"], judgement=JUDGEMENT_OF[item["gold"]],
+                                 cited=list(item["gold_lines"]), question=item.get("question"), key=key,
+                                 lines=item["lines"])["verdict"]
+        return verdict in ("right", "review")
+
+    backed = [shown(item, None) for item in items]
+    groups: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for index, item in enumerate(items):
+        if not backed[index]:
+            groups[(item["source"], signature(item["claim"]))].append(index)
+    grouped = [index for members in groups.values() if len(members) >= 2 for index in members]
+    after = list(backed)
+    for index in grouped:
+        item = items[index]
+        relation = _RELATION_OF.get(item["relation"], item["relation"]) or "restates"
+        key = {"text": item["claim"], "relation": relation, "judgement": JUDGEMENT_FOR.get(relation, "grounded"),
+               "lines": list(item["gold_lines"]), "question": "", "explanation": "강사 판정", "source": "group"}
+        after[index] = shown(item, key)
+    return {"after": sum(after) / len(items) if items else 0.0, "grouped": float(len(grouped)),
+            "grouped_backed": (sum(after[i] for i in grouped) / len(grouped)) if grouped else 0.0}
+
+
+# The "after groups" column: the backed share once instructors have judged the answer groups.
+def GROUP_COVERAGE(items: list[dict[str, Any]]) -> float:  # noqa: N802 - the bench's long-standing hook name
+    return group_figures(items)["after"]
 
 
 def _claims_of(path: Path, split: str) -> list[dict[str, Any]]:
@@ -418,6 +457,11 @@ def print_verdicts(splits: dict[str, list[dict[str, Any]]], wholes: dict[str, li
               f"{_ratio(v['wrong_marks_backed'], v['wrong_marks']):>13} {('-' if groups is None else f'{groups:.3f}'):>12}")
     print("(wrong→correct: a learner who marked right told 다시 보기; 맞음→wrong: a learner who marked wrong told 맞음;"
           " after groups: backed share once answer groups are judged, from the answer-group feature)")
+    for name, items in splits.items():
+        if name in wholes or name in ("own", "chat-dev", "heldout-chat"):
+            g = group_figures(items)
+            print(f"  {name}: claims in answer groups of two or more {int(g['grouped'])}, "
+                  f"backed once their group is judged {_ratio(round(g['grouped_backed'] * g['grouped']), int(g['grouped']))}")
     for name, v in verdicts.items():
         checks = sorted(((k.split(":", 1)[1], n) for k, n in v.items() if k.startswith("check:") and n), key=lambda kv: -kv[1])
         print(f"  {name}: backed by " + (", ".join(f"{k} {n}" for k, n in checks) or "nothing"))
