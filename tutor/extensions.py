@@ -49,8 +49,3 @@ def providers(point: Callable[..., P]) -> list[P]:
 def registered_points() -> dict[Any, list[Any]]:
     """Every point with its providers (for the system check and the tests)."""
     return {point: list(found) for point, found in _providers.items()}
-
-
-def each(point: Callable[..., P], call: Callable[[P], Any]) -> list[Any]:
-    """Ask every provider of ``point`` in turn and collect the answers."""
-    return [call(provider) for provider in providers(point)]

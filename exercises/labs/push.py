@@ -36,6 +36,8 @@ from typing import Any
 from django.conf import settings
 from django.db import DatabaseError, connection
 
+from .wakeup import send_datagrams
+
 logger = logging.getLogger(__name__)
 
 CHANNEL = "tutor_lab_run_done"
@@ -54,25 +56,10 @@ def notify_run_finished(run_id: int) -> None:
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, str(run_id)])
         else:
-            _send_to_web_sockets(str(run_id).encode())
+            send_datagrams(web_socket_dir(), str(run_id).encode())
     except (OSError, DatabaseError):
         logger.warning("could not tell the web processes that run %s ended; their held requests re-check",
                        run_id, exc_info=True)
-
-
-def _send_to_web_sockets(payload: bytes) -> None:
-    directory = web_socket_dir()
-    if not directory.is_dir():
-        return
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sender:
-        sender.setblocking(False)
-        for path in directory.glob("*.sock"):
-            try:
-                sender.sendto(payload, str(path))
-            except (ConnectionRefusedError, FileNotFoundError):
-                path.unlink(missing_ok=True)  # a web process that went away without removing its socket
-            except OSError:
-                pass  # its buffer is full, or the path is unusable: the held request re-checks anyway
 
 
 class _Board:

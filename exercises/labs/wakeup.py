@@ -50,18 +50,23 @@ def notify_workers() -> None:
 
 
 def _poke_sockets() -> None:
-    directory = socket_dir()
+    send_datagrams(socket_dir(), b"!")
+
+
+def send_datagrams(directory: Path, payload: bytes) -> None:
+    """Send ``payload`` to every process socket in ``directory`` (one host; SQLite's wake-ups). A socket whose
+    process went away is removed; a full buffer is skipped: the signal is only a hint, never the record."""
     if not directory.is_dir():
         return
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sender:
         sender.setblocking(False)
         for path in directory.glob("*.sock"):
             try:
-                sender.sendto(b"!", str(path))
+                sender.sendto(payload, str(path))
             except (ConnectionRefusedError, FileNotFoundError):
-                path.unlink(missing_ok=True)  # a worker that died without removing its socket
-            except (BlockingIOError, OSError):
-                pass  # its buffer is full of wake-ups already, or the path is unusable
+                path.unlink(missing_ok=True)  # a process that died without removing its socket
+            except OSError:
+                pass  # its buffer is full of signals already, or the path is unusable
 
 
 class SocketWaiter:

@@ -10,17 +10,9 @@ import pytest
 
 from exercises.grounding.engine.analysis import analyse_claim
 from exercises.grounding.engine.matcher import JUDGE_RULES, index_for, judge
+from tests.exercises.grounding.test_engine import SHOP as SHOP_LINES
 
-SHOP = (
-    "햇살책방 영업 안내",
-    "영업시간은 화요일부터 토요일까지 11시부터 18시까지입니다.",
-    "일요일과 월요일은 휴무입니다.",
-    "낭독 모임 참가비는 2만 원입니다.",
-    "책방 앞에는 주차 공간이 없습니다.",
-    "와이파이는 무료가 아닙니다.",
-    "7월 중 2층 열람 공간을 열 예정이지만 날짜는 확정되지 않았습니다.",
-    "굿즈 주문은 담당자 확인 뒤 접수됩니다.",
-)
+SHOP = tuple(SHOP_LINES)  # the engine tests' bookshop notice
 LIBRARY = (
     "별빛도서관 이용 안내",
     "열람실은 오전 9시부터 밤 10시까지 엽니다.",
