@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core import checks
 
 from . import conf
@@ -20,6 +21,23 @@ def check_lab_limits(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessag
     if limits.wall_seconds < limits.cpu_seconds:
         errors.append(checks.Warning("LAB_WALL_SECONDS is below LAB_CPU_SECONDS.", id="labs.W002"))
     return errors
+
+
+@checks.register()
+def check_slots_fit_the_workers(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
+    """Warm sandboxes wait in slots: the workers' runs and their warm sandboxes should fit in the host's slots.
+
+    Filling a pool never waits for a slot, so too few slots cost no run, but
+    a cold run may then wait for a slot a warm sandbox of another worker holds.
+    """
+    warm = min(settings.LAB_WARM_SANDBOXES, settings.LAB_WORKER_THREADS)
+    wanted = settings.TASK_WORKERS * (settings.LAB_WORKER_THREADS + warm)
+    if warm > 0 and wanted > settings.LAB_SANDBOX_SLOTS:
+        return [checks.Warning(
+            f"TASK_WORKERS × (LAB_WORKER_THREADS + LAB_WARM_SANDBOXES) = {wanted} is more than "
+            f"LAB_SANDBOX_SLOTS = {settings.LAB_SANDBOX_SLOTS}.",
+            hint="Raise LAB_SANDBOX_SLOTS or lower LAB_WARM_SANDBOXES.", id="labs.W003")]
+    return []
 
 
 @checks.register()

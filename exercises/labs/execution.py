@@ -26,11 +26,30 @@ from .checking import run_checks
 from .content import program_for_step
 from .hooks import RunListener
 from .models import LabRun, SandboxHealth
-from .sandbox import RunResult, run_python
+from .sandbox import RunResult, run_python, warm
 from .sandbox.runner import enforcement, interpreter
 from .sandbox.selftest import run_selftest
 
 logger = logging.getLogger(__name__)
+# This worker process's warm sandboxes (``keep_warm``); None: every run starts cold (web processes, tests).
+_warm: list[warm.Pool] = []
+
+
+def keep_warm(size: int) -> warm.Pool | None:
+    """Give this process a pool of ``size`` warm sandboxes for runs with the site's limits (the task worker,
+    after its self-test passed); its runs take them, and start cold when none is ready."""
+    stop_warm()
+    if size <= 0:
+        return None
+    pool = warm.Pool(conf.sandbox_config(), conf.limits(), size=size)
+    _warm.append(pool)
+    return pool
+
+
+def stop_warm() -> None:
+    """Destroy this process's waiting warm sandboxes (the worker, on its way out)."""
+    while _warm:
+        _warm.pop().close()
 
 
 @transaction.atomic(savepoint=False)
@@ -72,7 +91,8 @@ def execute_run(*, run_id: int) -> None:
         checks = run.lab.step(run.step) or {}
         result = run_python(program_for_step(checks, run.code), files=files,
                             stdin=run.stdin.encode("utf-8") if run.stdin else None,
-                            limits=conf.limits(), config=conf.sandbox_config())
+                            limits=conf.limits(), config=conf.sandbox_config(),
+                            pool=_warm[0] if _warm else None)
         by_id = {check["id"]: check for check in run.lab.checks}
         run.check_results = run_checks([by_id[c] for c in checks.get("checks", [])], result)
         run.interpreter = f"Python {interpreter(conf.sandbox_config().python).version}" if result.status != "refused" else ""
@@ -147,10 +167,13 @@ def fail_run(*, run_id: int, reason: str) -> None:
     transaction.on_commit(functools.partial(tell_run_finished, run.pk))
 
 
-def record_sandbox_health() -> SandboxHealth:
-    """Run the hostile-program self-test and store the verdict the web process consults."""
+def record_sandbox_health(*, warm: int = 0) -> SandboxHealth:
+    """Run the hostile-program self-test and store the verdict the web process consults.
+
+    ``warm``: run the catalogue in warm sandboxes too (a pool of that size), as the worker's runs will be.
+    """
     config = conf.sandbox_config()
-    verdicts = run_selftest(config)
+    verdicts = run_selftest(config, warm=warm)
     _backend, bounded_by = enforcement(config)
     try:
         version = f"Python {interpreter(config.python).version}"

@@ -42,7 +42,8 @@ READS = {
     "exercises/evidence/services.py": {"check_judgements", "peer_work_read"},
     "exercises/grounding/services.py": {"suggest_question", "claim_key_for", "parse_lines", "clock",
                                         "suggest_allowance"},
-    "exercises/labs/execution.py": {"tell_run_finished", "tell_runs_finished_while_away"},
+    # keep_warm and stop_warm start and stop this process's warm sandboxes: no database at all.
+    "exercises/labs/execution.py": {"tell_run_finished", "tell_runs_finished_while_away", "keep_warm", "stop_warm"},
     "exercises/labs/services.py": {"code_digest", "server_run_key", "ensure_sandbox_healthy"},
     "lessons/services.py": {"fixture_diff"},
     "tutor/accounts/services.py": {"users_for_reset", "inactive_accounts"},

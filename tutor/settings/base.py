@@ -295,6 +295,12 @@ LAB_WORKER_POLL_SECONDS = float(os.environ.get("LAB_WORKER_POLL_SECONDS", "0.05"
 # Runs one worker process executes at once. A run mostly waits (namespaces, exec, the program's own
 # pauses), so a few at once keep the cores busy; the host-wide sandbox slots still bound the total.
 LAB_WORKER_THREADS = int(os.environ.get("LAB_WORKER_THREADS", "3"))
+# Task worker processes `manage.py serve` starts.
+TASK_WORKERS = int(os.environ.get("TASK_WORKERS", "2"))
+# Sandboxes each worker keeps made ahead of their runs (exercises/labs/sandbox/warm.py), at most its
+# threads; each waits in a slot of its own, so TASK_WORKERS × (LAB_WORKER_THREADS + LAB_WARM_SANDBOXES)
+# should fit in LAB_SANDBOX_SLOTS (a system check says so). 0 turns them off: every run starts cold.
+LAB_WARM_SANDBOXES = int(os.environ.get("LAB_WARM_SANDBOXES", "1"))
 
 # A peer reviewer's lease on a submission ends after this many hours unless reviewed or given back.
 EVIDENCE_PEER_LEASE_HOURS = float(os.environ.get("EVIDENCE_PEER_LEASE_HOURS", "8"))

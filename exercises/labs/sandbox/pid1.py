@@ -13,6 +13,12 @@ only built-in modules (and is kept cheap: it is on every run's path).
 - It sets the run's rlimits (given as arguments), then forks; the child
   closes the status descriptor and runs ``/sandbox/main.py`` as
   ``__main__``, as ``python3 main.py`` would.
+- Warm (``job`` after the status descriptor, see ``warm.py``): the sandbox is
+  made before any code exists. The child then waits on its standard input,
+  the job pipe, for one job (the program, its files and its input), writes
+  them into ``/sandbox`` (mode 0444) and runs the program as above. Nothing
+  of any learner is in the interpreter before the job arrives, and the
+  sandbox takes exactly one job: a pipe closed without one ends it.
 - As PID 1 of the namespace it ignores every signal sent from inside (it
   installs no handler), reaps what the program leaves, and when the program
   ends writes the raw wait status (exit code or signal, as the kernel gave
@@ -27,7 +33,8 @@ import sys
 
 _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
 status_fd = int(sys.argv[1])
-for limit in sys.argv[2:]:  # "resource=value": the run's rlimits, inherited by the program
+warm = sys.argv[2:3] == ["job"]
+for limit in sys.argv[3 if warm else 2:]:  # "resource=value": the run's rlimits, inherited by the program
     which, value = limit.split("=")
     resource.setrlimit(int(which), (int(value), int(value)))
 # Objects made so far are never collected: the child then touches (and copies) fewer shared pages.
@@ -35,6 +42,33 @@ gc.freeze()
 program = os.fork()
 if program == 0:
     os.close(status_fd)
+    if warm:
+        # The job: lines "<kind> <length> <name>\n" each followed by that many bytes; kinds f (a file,
+        # main.py among them) and i (standard input). Read to the end of the pipe, which the runner closes.
+        job = b"".join(iter(lambda: os.read(0, 1 << 16), b""))
+        if not job:
+            os._exit(0)
+        stdin_fd = -1
+        at = 0
+        while at < len(job):
+            end = job.index(b"\n", at)
+            kind, size, name = job[at:end].split(b" ", 2)
+            at, data = end + 1 + int(size), job[end + 1:end + 1 + int(size)]
+            if kind == b"i":  # the input: a file with no name in the run's tmpfs, like a cold run's memfd
+                fd = stdin_fd = os.open(b"/sandbox", os.O_TMPFILE | os.O_RDWR, 0o400)
+            else:
+                fd = os.open(b"/sandbox/" + name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o444)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            if fd != stdin_fd:
+                os.close(fd)
+        if stdin_fd < 0:
+            stdin_fd = os.open(b"/dev/null", os.O_RDONLY)
+        os.lseek(stdin_fd, 0, os.SEEK_SET)
+        os.dup2(stdin_fd, 0)
+        os.close(stdin_fd)
+        del job, data, view
     _signal.signal(_signal.SIGINT, _signal.default_int_handler)
     path = "/sandbox/main.py"
     main = type(sys)("__main__")

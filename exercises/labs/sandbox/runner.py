@@ -32,11 +32,11 @@ import stat
 import subprocess
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from . import cgroups, seccomp, slots
 from .limits import Limits, SandboxConfig
@@ -264,8 +264,9 @@ def _device_sources() -> dict[str, str]:
     return {name: str(where / name) for name in DEVICE_NODES}
 
 
-def bwrap_argv(config: SandboxConfig, limits: Limits, *, seccomp_fd: int, code_fd: int,
+def bwrap_argv(config: SandboxConfig, limits: Limits, *, seccomp_fd: int, code_fd: int | None,
                file_fds: Mapping[str, int], info_fd: int, block_fd: int, argv: list[str]) -> list[str]:
+    """bwrap's command line; without ``code_fd`` (a warm sandbox) the program and files come later, by the job pipe."""
     interp = interpreter(config.python)
     args = [
         config.bwrap,
@@ -289,8 +290,9 @@ def bwrap_argv(config: SandboxConfig, limits: Limits, *, seccomp_fd: int, code_f
         "--remount-ro", "/proc",
         *(arg for name, source in _device_sources().items() for arg in ("--dev-bind", source, f"/dev/{name}")),
         "--size", str(limits.tmpfs_bytes), "--tmpfs", WORKDIR, "--chdir", WORKDIR,
-        "--ro-bind-data", str(code_fd), f"{WORKDIR}/{PROGRAM}",
     ]
+    if code_fd is not None:
+        args += ["--ro-bind-data", str(code_fd), f"{WORKDIR}/{PROGRAM}"]
     for name, fd in file_fds.items():
         args += ["--ro-bind-data", str(fd), f"{WORKDIR}/{name}"]
     args += ["--remount-ro", "/", "--seccomp", str(seccomp_fd), *argv]
@@ -321,9 +323,14 @@ def run_python(
     stdin: bytes | None = None,
     limits: Limits | None = None,
     config: SandboxConfig | None = None,
+    pool: WarmRuns | None = None,
 ) -> RunResult:
     """Run ``code`` as ``/sandbox/main.py`` with ``files`` bound read-only beside it (the default limits and
-    configuration when none are given)."""
+    configuration when none are given).
+
+    With a ``pool`` (``warm.Pool``), the run takes one of its warm sandboxes when it has one made for
+    these limits; otherwise, or if that sandbox died while it waited, the run starts cold as always.
+    """
     limits = limits if limits is not None else Limits()
     config = config if config is not None else SandboxConfig()
     problem = sandbox_problem(config)
@@ -331,9 +338,32 @@ def run_python(
         return refused(problem)
     files = dict(files or {})
     for name in files:
-        if "/" in name or name in {"", ".", "..", PROGRAM}:
+        if "/" in name or "\n" in name or "\0" in name or name in {"", ".", "..", PROGRAM}:
             return refused(f"파일 이름 '{name}'은(는) 쓸 수 없습니다.")
+    if pool is not None:
+        warm = pool.run(code, files, stdin, limits=limits, config=config)
+        if warm is not None:
+            return warm
     backend, _ = enforcement(config)
+    try:
+        with slots.acquire(config, timeout=limits.wall_seconds, prepare=slot_preparer(config, backend)) as slot:
+            uid, group = slot_user_and_group(config, backend, slot)
+            return _run_in_slot(code, files, stdin, limits, config, uid, group)
+    except slots.AllSlotsBusy:
+        return refused("실행 자리가 모두 차 있어 이번 실행을 시작하지 못했습니다. 잠시 뒤 다시 실행하세요.")
+    except (slots.SlotProblem, SetupFailed) as exc:
+        return refused(str(exc))
+
+
+class WarmRuns(Protocol):
+    """What ``run_python`` asks of a pool of warm sandboxes (``warm.Pool``)."""
+
+    def run(self, code: str, files: Mapping[str, bytes], stdin: bytes | None, *, limits: Limits,
+            config: SandboxConfig) -> RunResult | None: ...
+
+
+def slot_preparer(config: SandboxConfig, backend: cgroups.Backend | None) -> Callable[[int], None]:
+    """What runs while a slot is first held: clear a group a crashed worker left there, check the slot's user."""
     root = os.geteuid() == 0
     scope = hashlib.sha256(str(slots.state_dir(config)).encode()).hexdigest()[:8]
 
@@ -343,19 +373,18 @@ def run_python(
         if root:
             slots.check_slot_user(config.slot_uid_base + slot)
 
-    try:
-        with slots.acquire(config, timeout=limits.wall_seconds, prepare=prepare) as slot:
-            uid = config.slot_uid_base + slot if root else None
-            group = None
-            if backend is not None:
-                name = cgroups.new_name()
-                slots.note(config, slot, name)  # before the group exists: a crash then leaves a known name
-                group = backend.group(name)
-            return _run_in_slot(code, files, stdin, limits, config, uid, group)
-    except slots.AllSlotsBusy:
-        return refused("실행 자리가 모두 차 있어 이번 실행을 시작하지 못했습니다. 잠시 뒤 다시 실행하세요.")
-    except (slots.SlotProblem, SetupFailed) as exc:
-        return refused(str(exc))
+    return prepare
+
+
+def slot_user_and_group(config: SandboxConfig, backend: cgroups.Backend | None,
+                        slot: int) -> tuple[int | None, cgroups.RunGroup | None]:
+    """The held slot's user (when root) and a new run group, its name noted in the slot before it exists."""
+    uid = config.slot_uid_base + slot if os.geteuid() == 0 else None
+    if backend is None:
+        return uid, None
+    name = cgroups.new_name()
+    slots.note(config, slot, name)  # before the group exists: a crash then leaves a known name
+    return uid, backend.group(name)
 
 
 @dataclass
@@ -376,7 +405,24 @@ def _run_in_slot(code: str, files: Mapping[str, bytes], stdin: bytes | None, lim
     if group is not None:
         group.create(limits, processes=limits.processes + 1)
     try:
-        process, status_r, started = _start(code, files, stdin, limits, config, uid, group)
+        process, status_r, started, _ = start(limits, config, uid, group, code=code, files=files, stdin=stdin)
+    except BaseException:
+        if group is not None:
+            group.remove()
+        raise
+    return watch_run(process, status_r, started, limits, uid, group)
+
+
+def watch_run(process: subprocess.Popen[bytes], status_r: int, started: float, limits: Limits,
+              uid: int | None, group: cgroups.RunGroup | None, *, remove_group: bool = True) -> RunResult:
+    """Watch a started run to its end (or a limit), leave nothing of it behind, and name its outcome.
+
+    With ``remove_group`` false the caller removes the run's group (after the
+    result is out: a warm run's pool does it on its own thread), and the
+    result's ``page_cache_left_bytes`` stays unknown.
+    """
+    cache_left: int | None = None
+    try:
         with _killed_at_exit(process, uid, group) as ending:
             watch = _collect(process, status_r, limits, started, group)
             # bwrap waits for PID 1, which waits for the program: without a
@@ -387,7 +433,7 @@ def _run_in_slot(code: str, files: Mapping[str, bytes], stdin: bytes | None, lim
         wall_ms = (time.perf_counter() - started) * 1000
         measured = group.measure() if group is not None else None
     finally:
-        if group is not None:
+        if group is not None and remove_group:
             cache_left = group.remove()
     if group is not None and measured is not None:
         cpu_ns, peak, oom_kills = measured
@@ -396,23 +442,31 @@ def _run_in_slot(code: str, files: Mapping[str, bytes], stdin: bytes | None, lim
         cpu_ms, peak, oom_kills, accounting = (usage.ru_utime + usage.ru_stime) * 1000, None, 0, "rlimit"
     result = classify(watch, wall_ms=wall_ms, cpu_ms=cpu_ms, peak=peak, oom_kills=oom_kills,
                       accounting=accounting, limits=limits)
-    if group is not None:
-        result.page_cache_left_bytes = cache_left
+    result.page_cache_left_bytes = cache_left
     return result
 
 
-def _start(code: str, files: Mapping[str, bytes], stdin: bytes | None, limits: Limits, config: SandboxConfig,
-           uid: int | None, group: cgroups.RunGroup | None) -> tuple[subprocess.Popen[bytes], int, float]:
-    """Start bwrap, prepare its PID 1 while it waits, and let it go; return it, PID 1's status pipe, the start."""
+def start(limits: Limits, config: SandboxConfig, uid: int | None, group: cgroups.RunGroup | None, *,
+          code: str | None, files: Mapping[str, bytes], stdin: bytes | None,
+          ) -> tuple[subprocess.Popen[bytes], int, float, int | None]:
+    """Start bwrap, prepare its PID 1 while it waits, and let it go; return it, PID 1's status pipe, the start
+    and, for a warm sandbox (``code`` is None), the job pipe its program, files and input are to be written to.
+    """
     owned: list[int] = []
     try:
         seccomp_fd = seccomp.filter_fd(group is not None)
         owned.append(seccomp_fd)
-        code_fd = _memfd("main.py", code.encode("utf-8"))
-        owned.append(code_fd)
+        code_fd: int | None = None
+        job_w: int | None = None
+        stdin_source: int = subprocess.DEVNULL
+        if code is None:
+            stdin_source, job_w = os.pipe2(os.O_CLOEXEC)
+            owned += [stdin_source, job_w]
+        else:
+            code_fd = _memfd("main.py", code.encode("utf-8"))
+            owned.append(code_fd)
         file_fds = {name: _memfd(name, data) for name, data in files.items()}
         owned.extend(file_fds.values())
-        stdin_source: int = subprocess.DEVNULL
         if stdin is not None:
             stdin_source = _memfd("stdin", stdin)
             owned.append(stdin_source)
@@ -420,10 +474,13 @@ def _start(code: str, files: Mapping[str, bytes], stdin: bytes | None, limits: L
         block_r, block_w = os.pipe2(os.O_CLOEXEC)
         status_r, status_w = os.pipe2(os.O_CLOEXEC)
         owned += [info_r, info_w, block_r, block_w, status_r, status_w]
+        init_args = [str(status_w), *(["job"] if code is None else []),
+                     *(f"{which}={value}" for which, value in rlimits(limits, accounted=group is not None))]
         argv = bwrap_argv(config, limits, seccomp_fd=seccomp_fd, code_fd=code_fd, file_fds=file_fds,
                           info_fd=info_w, block_fd=block_r,
-                          argv=["/usr/bin/python3", "-E", "-s", "-S", "-c", INIT_SOURCE, str(status_w),
-                                *(f"{which}={value}" for which, value in rlimits(limits, accounted=group is not None))])
+                          argv=["/usr/bin/python3", "-E", "-s", "-S", "-c", INIT_SOURCE, *init_args])
+        pass_fds = (seccomp_fd, *(fd for fd in (code_fd,) if fd is not None), *file_fds.values(),
+                    info_w, block_r, status_w)
         started = time.perf_counter()
         _new_time_namespace()
         # Spawned without a preexec function, so without a time namespace (not root) the runner
@@ -432,7 +489,7 @@ def _start(code: str, files: Mapping[str, bytes], stdin: bytes | None, limits: L
             with slots.spawning() as track, _as_slot_user(uid):
                 process = subprocess.Popen(
                     argv, stdin=stdin_source, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                    pass_fds=(seccomp_fd, code_fd, *file_fds.values(), info_w, block_r, status_w), env={},
+                    pass_fds=pass_fds, env={},
                     start_new_session=True,
                 )
                 track(process.pid)
@@ -455,7 +512,9 @@ def _start(code: str, files: Mapping[str, bytes], stdin: bytes | None, limits: L
             slots.untrack(process.pid)
             raise
         owned.remove(status_r)
-        return process, status_r, started
+        if job_w is not None:
+            owned.remove(job_w)
+        return process, status_r, started, job_w
     finally:
         for fd in owned:
             os.close(fd)

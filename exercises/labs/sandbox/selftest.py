@@ -19,8 +19,9 @@ from pathlib import Path
 
 from . import cgroups, slots
 from .limits import MIB, Limits, SandboxConfig
-from .runner import RunResult, enforcement, interpreter, run_python
+from .runner import RunResult, WarmRuns, enforcement, interpreter, run_python
 from .slots import processes_of
+from .warm import Pool
 
 SECRET_MARKERS = ("root:x:0:0", "SECRET_KEY", "DATABASE_URL", "tutor.sqlite3")
 
@@ -358,9 +359,10 @@ class Verdict:
         return self.contained or self.accepted_risk
 
 
-def check_one(hostile: Hostile, *, limits: Limits, config: SandboxConfig) -> Verdict:
+def check_one(hostile: Hostile, *, limits: Limits, config: SandboxConfig, pool: WarmRuns | None = None) -> Verdict:
+    """Run one hostile program (in a warm sandbox of ``pool`` when it has one ready) and judge its containment."""
     try:
-        result = run_python(hostile.code, files=dict(hostile.files), limits=limits, config=config)
+        result = run_python(hostile.code, files=dict(hostile.files), limits=limits, config=config, pool=pool)
         if result.status == "timeout" and not hostile.contained(result):
             # A program that should have ended by itself ran out of wall clock. On a busy host
             # (several workers testing at once) that says nothing about isolation, so it gets one
@@ -451,16 +453,20 @@ def _evict(path: Path) -> None:
         os.close(fd)
 
 
-def run_selftest(config: SandboxConfig, *, limits: Limits = SELFTEST_LIMITS) -> list[Verdict]:
+def run_selftest(config: SandboxConfig, *, limits: Limits = SELFTEST_LIMITS, warm: int = 0) -> list[Verdict]:
     """Run the catalogue (in parallel, one slot each), the host-side link check, and then check that
     no run left a process behind.
+
+    With ``warm``, the catalogue's runs take warm sandboxes from a pool of that
+    size (the path the worker's runs take); the pool is closed before the
+    host-side checks, which need every slot free.
 
     Workers starting together on one host take turns (a lock in the host-wide
     state folder): the dying-group count is the host's under cgroup v1, so one
     worker's catalogue runs would otherwise be counted against the other's.
     """
     with _host_turn(config):
-        return _run_selftest(config, limits=limits)
+        return _run_selftest(config, limits=limits, warm=warm)
 
 
 @contextlib.contextmanager
@@ -478,9 +484,11 @@ def _host_turn(config: SandboxConfig) -> Iterator[None]:
         os.close(fd)
 
 
-def _run_selftest(config: SandboxConfig, *, limits: Limits) -> list[Verdict]:
-    with ThreadPoolExecutor(max_workers=max(1, min(config.slots, os.cpu_count() or 1) * 2)) as pool:
-        verdicts = list(pool.map(lambda h: check_one(h, limits=limits, config=config), CATALOGUE))
+def _run_selftest(config: SandboxConfig, *, limits: Limits, warm: int) -> list[Verdict]:
+    threads = max(1, min(config.slots, os.cpu_count() or 1) * 2)
+    with Pool(config, limits, size=min(warm, max(0, config.slots - threads))) as sandboxes, \
+            ThreadPoolExecutor(max_workers=threads) as pool:
+        verdicts = list(pool.map(lambda h: check_one(h, limits=limits, config=config, pool=sandboxes), CATALOGUE))
     try:
         verdicts.append(check_planted_links(config))
     except Exception as exc:  # noqa: BLE001 - a runner fault is a failed check, never a crashed worker
@@ -502,11 +510,18 @@ def leftover_processes(config: SandboxConfig) -> list[int]:
     """Processes of slot users while no run holds their slot: anything found outlived its run.
 
     Each slot is taken in turn, so runs of other workers sharing the host are
-    waited for rather than mistaken for leftovers.
+    waited for rather than mistaken for leftovers. A slot still held after
+    ``HOLD_WAIT_SECONDS`` (a warm sandbox of another worker waiting for its
+    run) is in use, and what runs as its user is that sandbox: it is skipped.
     """
     found = []
     for slot in range(config.slots):
-        with slots.hold(config, slot):
-            found += processes_of(config.slot_uid_base + slot)
+        with slots.hold(config, slot, timeout=HOLD_WAIT_SECONDS) as held:
+            if held:
+                found += processes_of(config.slot_uid_base + slot)
     return found
+
+
+# How long the leftover check waits for a slot another worker's run holds (longer than a self-test run).
+HOLD_WAIT_SECONDS = 2 * SELFTEST_LIMITS.wall_seconds
 

@@ -207,12 +207,25 @@ def acquire(config: SandboxConfig, *, timeout: float,
 
 
 @contextmanager
-def hold(config: SandboxConfig, slot: int) -> Iterator[None]:
-    """Wait for and take one particular slot (used to inspect it while no run is in it)."""
+def hold(config: SandboxConfig, slot: int, *, timeout: float) -> Iterator[bool]:
+    """Take one particular slot, waiting up to ``timeout`` (used to inspect it while no run is in it).
+
+    Yields whether it was taken: a slot can stay held for long by a warm
+    sandbox waiting for its run (``warm.py``), so nothing waits for one for ever.
+    """
     fd = open_lock(config, slot)
+    deadline = time.monotonic() + timeout
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    yield False
+                    return
+                time.sleep(0.01)
+        yield True
     finally:
         os.close(fd)
 

@@ -20,7 +20,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
-        parser.add_argument("--workers", type=int, default=int(os.environ.get("TASK_WORKERS", "2")),
+        parser.add_argument("--workers", type=int, default=settings.TASK_WORKERS,
                             help="작업 워커 프로세스 수 (기본 2, TASK_WORKERS)")
 
     def handle(self, *args: Any, host: str, port: int, workers: int, **options: Any) -> None:

@@ -20,7 +20,12 @@ from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
 from exercises.labs import wakeup
-from exercises.labs.execution import record_sandbox_health, tell_runs_finished_while_away
+from exercises.labs.execution import (
+    keep_warm,
+    record_sandbox_health,
+    stop_warm,
+    tell_runs_finished_while_away,
+)
 from exercises.labs.models import SandboxHealth
 from exercises.labs.sandbox.runner import become_subreaper
 from exercises.labs.services import settle_stale_runs
@@ -117,6 +122,11 @@ class WakeableWorker(Worker):
             self.free.release()
 
 
+def warm_size() -> int:
+    """Warm sandboxes this worker keeps: the setting, at most one per runner thread."""
+    return max(0, min(settings.LAB_WARM_SANDBOXES, settings.LAB_WORKER_THREADS))
+
+
 class Command(BaseCommand):
     help = "샌드박스 점검 → 멈춘 실행 정리 → 작업 큐 처리 (이 호스트의 점검이 통과했을 때만)."
 
@@ -125,7 +135,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, batch: bool, **options: Any) -> None:
         become_subreaper()
-        health = record_sandbox_health()
+        health = record_sandbox_health(warm=warm_size())
         while not health.ok:
             failed = [item["name"] for item in health.detail
                       if not item["contained"] and not item.get("accepted_risk")]
@@ -152,12 +162,14 @@ class Command(BaseCommand):
             worker_id=f"{socket.gethostname()}:{os.getpid()}"[:64], excluded_queue_names=[],
         )
         worker.configure_signals()
+        keep_warm(warm_size())
         try:
             worker.run()
         finally:
+            stop_warm()
             waiter.close()
 
     def _check_again_later(self) -> SandboxHealth:
         """Wait, then repeat the self-test: a fixed host starts taking runs without a restart."""
         time.sleep(settings.LAB_SELFTEST_RETRY_SECONDS)
-        return record_sandbox_health()
+        return record_sandbox_health(warm=warm_size())
