@@ -211,6 +211,7 @@ class Pool:
         self.config, self.limits, self.size, self.max_idle = config, limits, max(0, size), max_idle
         self._ready: list[WarmSandbox] = []
         self._releases: list[Callable[[], None]] = []
+        self._releasing = False
         self._changed = threading.Condition()
         self._closed = False
         self.made = 0
@@ -228,6 +229,17 @@ class Pool:
             return None
         self.used += 1
         return run(sandbox, code, files, stdin, later=self._release_later)
+
+    def settle(self, timeout: float) -> bool:
+        """Wait until every finished run's group is removed and its slot free (for tests); say whether they are."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while self._releases or self._releasing:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._changed.wait(left)
+            return True
 
     def _release_later(self, release: Callable[[], None]) -> None:
         with self._changed:
@@ -274,40 +286,56 @@ class Pool:
             return sandbox
 
     def _fill(self) -> None:
+        """The pool's own thread: free what finished runs held, replace stale sandboxes, make missing ones."""
         retry = RETRY_SECONDS[0]
         try:
             while True:
                 with self._changed:
                     stale = self._wait_for_work()
                     releases, self._releases = self._releases, []
-                    if self._closed:
-                        break
-                for release in releases:
-                    release()
-                for sandbox in stale:
-                    discard(sandbox)
-                if len(stale) or self.ready() < self.size:
-                    try:
-                        sandbox = make(self.config, self.limits)
-                    except (slots.AllSlotsBusy, slots.SlotProblem, SetupFailed, OSError) as exc:
-                        logger.debug("warm sandbox not made: %s", exc)
-                        with self._changed:
-                            self._changed.wait(retry)
-                        retry = min(retry * 2, RETRY_SECONDS[1])
-                        continue
-                    retry = RETRY_SECONDS[0]
-                    self.made += 1
+                    self._releasing = bool(releases)
+                self._settle(releases, stale)
+                if self._closed:
+                    break
+                if self.ready() >= self.size:
+                    continue
+                try:
+                    sandbox = make(self.config, self.limits)
+                except Exception as exc:  # noqa: BLE001 - no free slot or a setup fault: runs start cold meanwhile
+                    logger.debug("warm sandbox not made: %s", exc)
                     with self._changed:
-                        self._ready.append(sandbox)
-                        self._changed.notify_all()
+                        self._changed.wait(retry)
+                    retry = min(retry * 2, RETRY_SECONDS[1])
+                    continue
+                retry = RETRY_SECONDS[0]
+                self.made += 1
+                with self._changed:
+                    self._ready.append(sandbox)
+                    self._changed.notify_all()
         finally:
             with self._changed:
                 left, self._ready = self._ready, []
                 releases, self._releases = self._releases, []
+                self._releasing = bool(releases)
+            self._settle(releases, left)
+
+    def _settle(self, releases: list[Callable[[], None]], unused: list[WarmSandbox]) -> None:
+        """Free finished runs' groups and slots, destroy unused sandboxes; a fault is logged, never stops the pool."""
+        try:
             for release in releases:
-                release()
-            for sandbox in left:
-                discard(sandbox)
+                try:
+                    release()
+                except Exception:
+                    logger.exception("a warm run's group or slot could not be freed")
+            for sandbox in unused:
+                try:
+                    discard(sandbox)
+                except Exception:
+                    logger.exception("a warm sandbox could not be destroyed")
+        finally:
+            with self._changed:
+                self._releasing = False
+                self._changed.notify_all()
 
     def _wait_for_work(self) -> list[WarmSandbox]:
         """Hold the lock; wait until a sandbox is missing, one grew stale, or the pool closes; take out the stale."""

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from exercises.labs import conf
-from exercises.labs.sandbox import Limits, run_python, slots, warm
+from exercises.labs.sandbox import Limits, cgroups, run_python, slots, warm
+from exercises.labs.sandbox.runner import enforcement
 from exercises.labs.sandbox.limits import MIB
 from exercises.labs.sandbox.selftest import (
     CATALOGUE,
@@ -109,6 +110,7 @@ def test_two_runs_never_share_a_sandbox_a_cgroup_or_random_state(pool: warm.Pool
     backend_paths = [line.split(":", 2)[2] for state in states for line in state["cgroup"].splitlines()
                      if "geungeo-run-" in line]
     assert backend_paths, "runs were not in a group of their own"
+    assert pool.settle(timeout=10)
     for path in backend_paths:  # each run's group was removed with its sandbox
         name = path.rstrip("/").rsplit("/", 1)[1]
         assert not list(Path("/sys/fs/cgroup").glob(f"*/**/{name}")), f"group {name} outlived its run"
@@ -158,6 +160,9 @@ def test_a_closed_pool_leaves_no_process_group_or_slot_behind() -> None:
     for slot in range(config.slots):
         with slots.hold(config, slot, timeout=5) as held:
             assert held, f"slot {slot} is still held"
+    backend, _ = enforcement(config)
+    for folder in (backend.folders.values() if backend is not None else ()):
+        assert not list(folder.glob(f"{cgroups.PREFIX}*")), "a warm sandbox's group outlived the pool"
 
 
 def test_the_self_test_passes_with_the_pool_on() -> None:
