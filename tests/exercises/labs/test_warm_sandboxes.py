@@ -18,8 +18,8 @@ import pytest
 
 from exercises.labs import conf
 from exercises.labs.sandbox import Limits, cgroups, run_python, slots, warm
-from exercises.labs.sandbox.runner import enforcement
 from exercises.labs.sandbox.limits import MIB
+from exercises.labs.sandbox.runner import enforcement
 from exercises.labs.sandbox.selftest import (
     CATALOGUE,
     SELFTEST_LIMITS,
