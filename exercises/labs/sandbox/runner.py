@@ -402,15 +402,22 @@ class _Watch:
 def _run_in_slot(code: str, files: Mapping[str, bytes], stdin: bytes | None, limits: Limits,
                  config: SandboxConfig, uid: int | None, group: cgroups.RunGroup | None) -> RunResult:
     become_subreaper()
+    process, status_r, started, _ = start_in_group(limits, config, uid, group, code=code, files=files, stdin=stdin)
+    return watch_run(process, status_r, started, limits, uid, group)
+
+
+def start_in_group(limits: Limits, config: SandboxConfig, uid: int | None, group: cgroups.RunGroup | None, *,
+                   code: str | None, files: Mapping[str, bytes], stdin: bytes | None,
+                   ) -> tuple[subprocess.Popen[bytes], int, float, int | None]:
+    """Make the run's group with its limits, then ``start``; a start that fails removes the group again."""
     if group is not None:
         group.create(limits, processes=limits.processes + 1)
     try:
-        process, status_r, started, _ = start(limits, config, uid, group, code=code, files=files, stdin=stdin)
+        return start(limits, config, uid, group, code=code, files=files, stdin=stdin)
     except BaseException:
         if group is not None:
             group.remove()
         raise
-    return watch_run(process, status_r, started, limits, uid, group)
 
 
 def watch_run(process: subprocess.Popen[bytes], status_r: int, started: float, limits: Limits,
@@ -423,7 +430,7 @@ def watch_run(process: subprocess.Popen[bytes], status_r: int, started: float, l
     """
     cache_left: int | None = None
     try:
-        with _killed_at_exit(process, uid, group) as ending:
+        with killed_at_exit(process, uid, group) as ending:
             watch = _collect(process, status_r, limits, started, group)
             # bwrap waits for PID 1, which waits for the program: without a
             # cgroup, this rusage is all the CPU time the runner can know of.
@@ -759,7 +766,7 @@ class _Ending:
 
 
 @contextmanager
-def _killed_at_exit(process: subprocess.Popen[bytes], uid: int | None,
+def killed_at_exit(process: subprocess.Popen[bytes], uid: int | None,
                     group: cgroups.RunGroup | None) -> Iterator[_Ending]:
     """Whatever happens while watching, leave no process of this run behind.
 

@@ -53,13 +53,13 @@ from .runner import (
     PROGRAM,
     RunResult,
     SetupFailed,
-    _kill_run,
     become_subreaper,
     enforcement,
+    killed_at_exit,
     sandbox_problem,
     slot_preparer,
     slot_user_and_group,
-    start,
+    start_in_group,
     watch_run,
 )
 
@@ -102,20 +102,16 @@ def make(config: SandboxConfig, limits: Limits) -> WarmSandbox:
         raise SetupFailed(problem)
     become_subreaper()
     backend, _ = enforcement(config)
-    with ExitStack() as stack:
+    stack = ExitStack()  # holds the slot for the sandbox's life: closed by its release or discard
+    try:
         slot = stack.enter_context(slots.acquire(config, timeout=0, prepare=slot_preparer(config, backend)))
         uid, group = slot_user_and_group(config, backend, slot)
-        if group is not None:
-            group.create(limits, processes=limits.processes + 1)
-        try:
-            process, status_r, _, job_w = start(limits, config, uid, group, code=None, files={}, stdin=None)
-        except BaseException:
-            if group is not None:
-                group.remove()
-            raise
-        assert job_w is not None
-        return WarmSandbox(limits, process, status_r, job_w, uid, group, stack.pop_all(), time.monotonic())
-    raise AssertionError("unreachable")  # ExitStack does not swallow exceptions
+        process, status_r, _, job_w = start_in_group(limits, config, uid, group, code=None, files={}, stdin=None)
+    except BaseException:
+        stack.close()
+        raise
+    assert job_w is not None
+    return WarmSandbox(limits, process, status_r, job_w, uid, group, stack, time.monotonic())
 
 
 def job(code: str, files: Mapping[str, bytes], stdin: bytes | None) -> bytes:
@@ -181,17 +177,12 @@ def discard(sandbox: WarmSandbox) -> None:
             os.close(sandbox.job_w)
         except OSError:
             pass
-        _kill_run(sandbox.process.pid, sandbox.group)
-        os.wait4(sandbox.process.pid, 0)
-        sandbox.process.returncode = -9
+        with killed_at_exit(sandbox.process, sandbox.uid, sandbox.group):
+            pass  # never ran: killed, waited for, its user's processes swept
         for stream in (sandbox.process.stdout, sandbox.process.stderr):
             if stream is not None:
                 stream.close()
         os.close(sandbox.status_r)
-        slots.untrack(sandbox.process.pid)
-        if sandbox.uid is not None:
-            slots.sweep(sandbox.uid)
-        slots.reap_orphans()
         if sandbox.group is not None:
             sandbox.group.remove()
     finally:
@@ -227,7 +218,6 @@ class Pool:
         sandbox = self._take()
         if sandbox is None:
             return None
-        self.used += 1
         return run(sandbox, code, files, stdin, later=self._release_later)
 
     def settle(self, timeout: float) -> bool:
@@ -282,6 +272,7 @@ class Pool:
             if self._closed or not self._ready:
                 return None
             sandbox = self._ready.pop(0)
+            self.used += 1
             self._changed.notify_all()
             return sandbox
 
