@@ -5,8 +5,9 @@ mounts, the attach to its cgroup (on cgroup v1 often a kernel RCU grace
 period, about 12 ms) and the interpreter's start (about 9 ms). A warm
 sandbox has done all of that before any learner's code exists: its slot is
 held, its cgroup made with the run's limits and PID 1 placed in it, its
-rlimits set, seccomp loaded and the program's interpreter started. The
-interpreter then waits on its standard input, the job pipe. A run writes
+rlimits set, seccomp loaded and the program's interpreter started, which
+says so with one byte on PID 1's status channel before the pool offers the
+sandbox. The interpreter then waits on its standard input, the job pipe. A run writes
 its job there (the program, its files, its input), and the sandbox goes on
 exactly as a cold one would: same namespaces, filter, limits, wall clock
 (started when the job is written), output cap, outcome rules and cleanup
@@ -67,6 +68,8 @@ logger = logging.getLogger(__name__)
 
 # A sandbox waits at most this long for its job; then it is replaced, so a run's clocks show little idle time.
 MAX_IDLE_SECONDS = 30.0
+# A new sandbox's interpreter must say it is ready within this long, or the sandbox is destroyed unused.
+READY_SECONDS = 5.0
 # After a failed attempt to make one (no free slot, a setup problem), the pool waits this long, doubling.
 RETRY_SECONDS = (0.05, 2.0)
 
@@ -111,7 +114,22 @@ def make(config: SandboxConfig, limits: Limits) -> WarmSandbox:
         stack.close()
         raise
     assert job_w is not None
-    return WarmSandbox(limits, process, status_r, job_w, uid, group, stack, time.monotonic())
+    sandbox = WarmSandbox(limits, process, status_r, job_w, uid, group, stack, time.monotonic())
+    if not _started(status_r, READY_SECONDS):
+        discard(sandbox)
+        raise SetupFailed("미리 준비한 샌드박스의 인터프리터가 시작되지 않았습니다.")
+    sandbox.made = time.monotonic()
+    return sandbox
+
+
+def _started(status_r: int, timeout: float) -> bool:
+    """Wait for the interpreter's one byte "r" (its start and first compile done); anything else is a failure.
+
+    Before the job nothing of a learner runs in the sandbox, so only PID 1's
+    child can have written here: a status line instead means it ended.
+    """
+    readable, _, _ = select.select([status_r], [], [], timeout)
+    return bool(readable) and os.read(status_r, 1) == b"r"
 
 
 def job(code: str, files: Mapping[str, bytes], stdin: bytes | None) -> bytes:

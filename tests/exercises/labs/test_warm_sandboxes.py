@@ -148,6 +148,20 @@ def test_a_sandbox_idle_too_long_is_replaced_and_a_run_sees_little_idle_time() -
             assert float(result.stdout) < 3.0
 
 
+def test_a_sandbox_is_offered_only_once_its_interpreter_has_started() -> None:
+    """A sandbox whose interpreter cannot start (here: 2 MiB of memory) is destroyed unused with its group and
+    slot, and ``make`` says why, so a run never waits on an interpreter still starting or never to start."""
+    config = conf.sandbox_config()
+    with pytest.raises(warm.SetupFailed, match="인터프리터가 시작되지 않았습니다"):
+        warm.make(config, dataclasses.replace(SMALL, memory_bytes=2 * MIB))
+    for slot in range(config.slots):
+        with slots.hold(config, slot, timeout=5) as held:
+            assert held, f"slot {slot} is still held"
+    backend, _ = enforcement(config)
+    for folder in (backend.folders.values() if backend is not None else ()):
+        assert not list(folder.glob(f"{cgroups.PREFIX}*")), "the failed sandbox's group was left behind"
+
+
 def test_a_closed_pool_leaves_no_process_group_or_slot_behind() -> None:
     """Closing destroys the waiting sandboxes: their slot users have no process left and every slot is free."""
     config = conf.sandbox_config()
