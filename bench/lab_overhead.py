@@ -81,22 +81,9 @@ def main() -> None:
                     paths[name]()
                     times[name].append((time.perf_counter() - started) * 1000)
                     cpu[name].append(_cpu_ms() - cpu_before)
-        # Warm runs: the wall clock per run as the learner meets it; the CPU over the whole block
-        # (the pool's making and removal on its thread and children included) divided by the runs.
-        warm_bare: list[float] = []
-        pool_ready()
-        cpu_before = _cpu_ms()
-        for _ in range(args.n):
-            for name in ("bare", "sandboxed, warm"):
-                if name == "sandboxed, warm":
-                    pool_ready()
-                started = time.perf_counter()
-                paths[name]()
-                elapsed = (time.perf_counter() - started) * 1000
-                (warm_bare if name == "bare" else times[name]).append(elapsed)
-        pool_ready()
-        warm_block = _cpu_ms() - cpu_before - args.n * statistics.median(cpu["bare"])
-        cpu["sandboxed, warm"].append(max(0.0, warm_block / args.n))
+        warm_bare, times["sandboxed, warm"], warm_cpu = _warm_block(paths["bare"], paths["sandboxed, warm"],
+                                                                    pool_ready, args.n)
+        cpu["sandboxed, warm"] = [max(0.0, warm_cpu - statistics.median(cpu["bare"]))]
         figures = {f"wall, {name}": (statistics.median(values), " ms") for name, values in times.items()}
         # CPU time spent on each path (this process and every process it waited for, directly
         # or through bwrap and PID 1): the cost of a run, which other load on the host does not change.
@@ -128,6 +115,28 @@ def main() -> None:
     # then warm_ratio= for a run that found its warm sandbox ready.
     print(f"ratio={result.median('ratio'):.2f} ({result.line('ratio').split('(', 1)[1]}")
     print(f"warm_ratio={result.median('warm ratio'):.2f} ({result.line('warm ratio').split('(', 1)[1]}")
+
+
+def _warm_block(bare: Callable[[], object], warm_run: Callable[[], object], pool_ready: Callable[[], None],
+                n: int) -> tuple[list[float], list[float], float]:
+    """Warm runs interleaved with bare ones: each one's wall clock as the learner meets it (its sandbox made,
+    untimed, before), and the CPU per pair over the whole block, the pool's making and removal on its thread
+    and in its children included (the caller takes a bare run's CPU off to leave the warm run's whole cost).
+    """
+    bare_ms: list[float] = []
+    warm_ms: list[float] = []
+    pool_ready()
+    cpu_before = _cpu_ms()
+    for _ in range(n):
+        started = time.perf_counter()
+        bare()
+        bare_ms.append((time.perf_counter() - started) * 1000)
+        pool_ready()
+        started = time.perf_counter()
+        warm_run()
+        warm_ms.append((time.perf_counter() - started) * 1000)
+    pool_ready()
+    return bare_ms, warm_ms, (_cpu_ms() - cpu_before) / n
 
 
 def _cgroup_alone(backend: Any, new_name: Callable[[], str], limits: Any, n: int) -> tuple[list[float], list[float]]:
