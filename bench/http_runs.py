@@ -14,7 +14,11 @@ over the repeats with its min–max and p25–p75, beside the 1-minute load aver
 (the 429s, lost and twice counts are totals over all repeats).
 
     .venv/bin/python bench/http_runs.py [--database-url postgres://…] [--task-workers 1 2] \
-        [--modes poll push] [--learners 30] [--spread 1.0]
+        [--modes poll push] [--warm 0 1] [--learners 30] [--spread 1.0] [--clicks 1]
+
+``--warm 0 1`` prints today's cold path (every run starts its sandbox after the click) beside runs
+that take a warm single-use sandbox (``exercises/labs/sandbox/warm.py``), in one run of the bench.
+One learner's click -> result: ``--learners 1 --clicks 20``.
 
 Goals with two workers: p50 <= 400 ms, p95 <= 1 s, lost 0, twice 0.
 The machine is shared: other processes' load shows in these figures.
@@ -41,12 +45,21 @@ LAB = "replay-retry"
 
 
 def one_learner(site: Site, token: str, barrier: threading.Barrier, out: dict, lock: threading.Lock,
-                mode: str = "push", delay: float = 0.0) -> None:
+                mode: str = "push", delay: float = 0.0, clicks: int = 1) -> None:
+    """One learner: clicks Run ``clicks`` times, each after the last result and a learner's pause of 1 s."""
     client = Client(site.port, headers={"Authorization": f"Bearer {token}"})
-    key = uuid.uuid4().hex
-    throttled = 0
     barrier.wait()
     time.sleep(delay)
+    for click in range(clicks):
+        if click:
+            time.sleep(1.0)
+        one_click(client, out, lock, mode)
+    client.close()
+
+
+def one_click(client: Client, out: dict, lock: threading.Lock, mode: str) -> None:
+    key = uuid.uuid4().hex
+    throttled = 0
     clicked = time.perf_counter()
     run_id = None
     for _ in range(60):
@@ -73,7 +86,6 @@ def one_learner(site: Site, token: str, barrier: threading.Barrier, out: dict, l
         if mode == "poll":
             time.sleep(0.25)  # the lab page polled every 250 ms
     seen = (time.perf_counter() - clicked) * 1000
-    client.close()
     with lock:
         out["throttled"] += throttled
         if record and record["finished_at"]:
@@ -107,6 +119,7 @@ def twice(site: Site) -> dict[str, int]:
 
 def idle_cpu_percent(site: Site, seconds: float = 5.0) -> float:
     """CPU used by the idle task workers over ``seconds``, as a percentage of one core."""
+    assert site.process is not None, "the server is not running"
     pids = subprocess.run(["pgrep", "-f", "manage.py worker", "-s", str(site.process.pid)],
                           capture_output=True, text=True).stdout.split()
 
@@ -137,12 +150,19 @@ def main() -> None:
                         help="each learner clicks at a random moment within this many seconds (0: all at once)")
     parser.add_argument("--worker-threads", type=int, nargs="+", default=[3],
                         help="runs each worker executes at once (LAB_WORKER_THREADS; the site's default is 3)")
+    parser.add_argument("--warm", type=int, nargs="+", default=[1],
+                        help="warm sandboxes per worker (LAB_WARM_SANDBOXES; 0 = every run cold, the site's "
+                             "default is 1); give '0 N' to print the cold path beside the warm one in one run")
+    parser.add_argument("--clicks", type=int, default=1,
+                        help="runs each learner makes in a pass, one after another with a 1 s pause")
     add_repeats_flag(parser, default=3)
     args = parser.parse_args()
-    for workers, per_worker, mode in [(w, t, m) for w in args.task_workers for t in args.worker_threads
-                                      for m in args.modes]:
+    for workers, per_worker, warm, mode in [(w, t, k, m) for w in args.task_workers for t in args.worker_threads
+                                            for k in args.warm for m in args.modes]:
+        slots = max(8, workers * (per_worker + warm))
         with Site(database_url=args.database_url, task_workers=workers, learners=args.learners,
-                  env={"LAB_WORKER_THREADS": str(per_worker)}) as site:
+                  env={"LAB_WORKER_THREADS": str(per_worker), "LAB_WARM_SANDBOXES": str(warm),
+                       "LAB_SANDBOX_SLOTS": str(slots)}) as site:
             cpu = idle_cpu_percent(site)
             totals: dict = {"throttled": 0, "lost": 0, "statuses": set()}
 
@@ -152,7 +172,7 @@ def main() -> None:
                 barrier = threading.Barrier(len(site.tokens))
                 rng = random.Random(7)
                 threads = [threading.Thread(target=one_learner, args=(site, token, barrier, out, lock, mode,
-                                                                      rng.uniform(0, args.spread)))
+                                                                      rng.uniform(0, args.spread), args.clicks))
                            for token in site.tokens]
                 for thread in threads:
                     thread.start()
@@ -173,7 +193,8 @@ def main() -> None:
             result = repeat(one_pass, args.repeats)
             counts = twice(site)
             print(f"database={site.vendor} mode={mode} task_workers={workers} threads_per_worker={per_worker} "
-                  f"learners={len(site.tokens)} spread={args.spread}s repeats={args.repeats} "
+                  f"warm_per_worker={warm} learners={len(site.tokens)} clicks={args.clicks} "
+                  f"spread={args.spread}s repeats={args.repeats} "
                   f"idle_worker_cpu={cpu:.1f}%_of_a_core")
             print("  (goal with 2 workers: created->finished p50 <= 400 ms, p95 <= 1000 ms)")
             for name in result.figures:
