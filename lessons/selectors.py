@@ -98,7 +98,13 @@ def access_lesson(user: AnyUser, slug: str) -> Lesson:
     lesson = None
     if SLUG.match(slug):  # never send odd bytes (NUL, megabytes) to the database
         lesson = Lesson.objects.with_current().filter(slug=slug, current_version__isnull=False).first()
-    if lesson is None:
+    return readable_lesson(user, lesson)
+
+
+def readable_lesson(user: AnyUser, lesson: Lesson | None) -> Lesson:
+    """``lesson`` (fetched with its current version and course) if ``user`` may read it; else the same 404 as
+    ``access_lesson``, so a selector that reaches a lesson through a join (a lab's) needs no second query."""
+    if lesson is None or lesson.current_version_id is None:
         raise NotFound(gettext("그런 레슨은 없습니다."))
     if not lesson.is_published and not access.may_see_unpublished(user):
         raise NotFound(gettext("그런 레슨은 없습니다."), target=lesson, reason="미게시 레슨")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import socket
+import threading
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -19,7 +22,7 @@ from django.utils.translation import gettext as _
 from lessons.content import SLUG
 from lessons.fixture_refs import FixtureUse, lines_referred, resolve, use, versions_for
 from lessons.models import Fixture
-from lessons.selectors import RecordLink, access_lesson
+from lessons.selectors import RecordLink, readable_lesson
 from tutor import access
 from tutor.access import AnyUser
 from tutor.errors import NotFound
@@ -40,10 +43,13 @@ def labs_of_lesson(lesson_id: int) -> QuerySet[Lab]:
 def access_lab(user: AnyUser, slug: str) -> Lab:
     """Return an active lab of a lesson ``user`` may read; labs need sign-in."""
     access.require_sign_in(user)
-    lab = Lab.objects.active().select_related("lesson").filter(slug=slug).first() if SLUG.match(slug) else None
+    lab = None
+    if SLUG.match(slug):
+        lab = (Lab.objects.active().select_related("lesson__current_version", "lesson__course")
+               .filter(slug=slug).first())
     if lab is None:
         raise NotFound(_("그런 실습은 없습니다."))
-    access_lesson(user, lab.lesson.slug)
+    readable_lesson(user, lab.lesson)  # one query for both: the lab page and every run request start here
     return lab
 
 
@@ -107,6 +113,64 @@ def sandbox_health() -> SandboxHealth | None:
     One failing worker or host must not block runs that a healthy one can take.
     """
     return _verdict(SandboxHealth.objects.all())
+
+
+@dataclass(frozen=True)
+class RunQueueCapacity:
+    """What the live workers can take: runs executed at once, and how long one recently took on a worker.
+
+    The queue cap is what they start within ``LAB_QUEUE_PROMISE_SECONDS``: a
+    learner is turned away (429) only when a run accepted now would wait longer
+    than that promise, so two workers of three threads each admit far more than
+    one worker of one thread, and a slow lab admits fewer than a quick one.
+    """
+
+    runners: int
+    run_seconds: float
+
+    @property
+    def max_queued(self) -> int:
+        if self.runners <= 0:  # no live worker: a small queue waits for the first one back (healthz says so)
+            return settings.LAB_QUEUE_FLOOR
+        started = math.floor(settings.LAB_QUEUE_PROMISE_SECONDS * self.runners / self.run_seconds)
+        return max(settings.LAB_QUEUE_FLOOR, min(settings.LAB_MAX_QUEUE_DEPTH, started))
+
+    def retry_after(self, queued: int) -> int:
+        """Seconds until the queue is back under the cap, rounded up, 1 to 60."""
+        if self.runners <= 0:
+            return 10
+        excess = queued - self.max_queued + 1
+        return max(1, min(60, math.ceil(excess * self.run_seconds / self.runners)))
+
+
+# Recent finished runs the run time is the mean of, and the time a run is assumed to take before any finished.
+RUN_TIME_SAMPLE = 50
+RUN_SECONDS_UNKNOWN = 0.5
+_capacity_memo: tuple[float, RunQueueCapacity] | None = None
+_capacity_lock = threading.Lock()
+
+
+def run_queue_capacity() -> RunQueueCapacity:
+    """The live workers' capacity, read at most every ``LAB_QUEUE_CAPACITY_CACHE_SECONDS`` per process.
+
+    Two small reads (live workers; the last runs' start and end) shared by every
+    run request of those seconds, so the cap costs a run request nothing.
+    """
+    global _capacity_memo
+    now = time.monotonic()
+    with _capacity_lock:
+        if _capacity_memo is not None and now - _capacity_memo[0] < settings.LAB_QUEUE_CAPACITY_CACHE_SECONDS:
+            return _capacity_memo[1]
+    cutoff = timezone.now() - timedelta(seconds=settings.LAB_WORKER_SILENT_AFTER_SECONDS)
+    workers = SandboxHealth.objects.filter(seen_at__gte=cutoff, ok=True).values("worker").distinct().count()
+    recent = (LabRun.objects.filter(status__in=LabRun.FINISHED, started_at__isnull=False, finished_at__isnull=False)
+              .order_by("-created_at", "-id").values_list("started_at", "finished_at")[:RUN_TIME_SAMPLE])
+    spans = [(finished - started).total_seconds() for started, finished in recent if started and finished]
+    run_seconds = max(0.01, sum(spans) / len(spans)) if spans else RUN_SECONDS_UNKNOWN
+    capacity = RunQueueCapacity(runners=workers * settings.LAB_WORKER_THREADS, run_seconds=run_seconds)
+    with _capacity_lock:
+        _capacity_memo = (now, capacity)
+    return capacity
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -157,15 +158,21 @@ def _same_request(run: LabRun, lab: Lab) -> LabRun:
 
 
 def _ensure_capacity(user: User) -> None:
-    if LabRun.objects.of(user).in_flight().count() >= settings.LAB_MAX_IN_FLIGHT_PER_LEARNER:
+    """The learner's own runs in flight, then the queue against what the live workers start in time (one read)."""
+    counts = LabRun.objects.in_flight().aggregate(
+        mine=Count("id", filter=Q(user=user)), queued=Count("id", filter=Q(status=LabRun.Status.QUEUED)))
+    if counts["mine"] >= settings.LAB_MAX_IN_FLIGHT_PER_LEARNER:
         raise Throttled(
             _("이미 실행 중인 실습이 %(n)d개 있습니다. 하나가 끝나면 다시 실행하세요. 코드는 그대로 있습니다.")
             % {"n": settings.LAB_MAX_IN_FLIGHT_PER_LEARNER},
             retry_after=2,
         )
-    if LabRun.objects.filter(status=LabRun.Status.QUEUED).count() >= settings.LAB_MAX_QUEUE_DEPTH:
-        raise Throttled(_("지금은 실행 요청이 많아 받을 수 없습니다. 몇 초 뒤 다시 실행하세요. 코드는 그대로 있습니다."),
-                        retry_after=5)
+    capacity = selectors.run_queue_capacity()
+    if counts["queued"] >= capacity.max_queued:
+        retry = capacity.retry_after(counts["queued"])
+        raise Throttled(_("지금은 실행 요청이 많아 %(promise)d초 안에 시작할 수 없습니다. %(retry)d초 뒤 다시 "
+                          "실행하세요. 코드는 그대로 있습니다.")
+                        % {"promise": settings.LAB_QUEUE_PROMISE_SECONDS, "retry": retry}, retry_after=retry)
 
 
 def _fixture_versions(lab: Lab) -> dict[str, dict[str, Any]]:

@@ -284,7 +284,13 @@ LAB_SANDBOX_STATE_DIR = Path(os.environ["LAB_SANDBOX_STATE_DIR"]) if os.environ.
 LAB_SANDBOX_CGROUPS = os.environ.get("LAB_SANDBOX_CGROUPS", "1") != "0"
 LAB_CODE_MAX_BYTES = 64 * 1024
 LAB_MAX_IN_FLIGHT_PER_LEARNER = 2
-LAB_MAX_QUEUE_DEPTH = int(os.environ.get("LAB_MAX_QUEUE_DEPTH", "40"))
+# The queue cap: a run is accepted while the live workers would start it within LAB_QUEUE_PROMISE_SECONDS
+# (their threads × the promise ÷ a recent run's time on a worker, read every LAB_QUEUE_CAPACITY_CACHE_SECONDS),
+# never fewer than LAB_QUEUE_FLOOR queued runs nor more than LAB_MAX_QUEUE_DEPTH; past it, 429 with Retry-After.
+LAB_QUEUE_PROMISE_SECONDS = int(os.environ.get("LAB_QUEUE_PROMISE_SECONDS", "10"))
+LAB_QUEUE_FLOOR = int(os.environ.get("LAB_QUEUE_FLOOR", "10"))
+LAB_MAX_QUEUE_DEPTH = int(os.environ.get("LAB_MAX_QUEUE_DEPTH", "2000"))
+LAB_QUEUE_CAPACITY_CACHE_SECONDS = float(os.environ.get("LAB_QUEUE_CAPACITY_CACHE_SECONDS", "5"))
 # A run still "running" this long after it started lost its worker.
 # A run's page holds its status request open until the run ends (exercises/labs/push.py), at most this long,
 # and each web process holds at most LAB_RUN_HOLD_MAX such requests (each holds a gunicorn thread).

@@ -33,3 +33,5 @@ NOTICES_DAILY_HOUR = int(os.environ.get("NOTICES_DAILY_HOUR", "24"))  # noqa: F4
 # A held run-status request (exercises/labs/push.py) ends within 2 s, so a browser test's page left asking
 # about a run no worker will take never holds the live server's shutdown for long.
 LAB_RUN_HOLD_SECONDS = float(os.environ.get("LAB_RUN_HOLD_SECONDS", "2"))  # noqa: F405
+# Each test sees the queue capacity its own rows give (no memo carried from one test into the next).
+LAB_QUEUE_CAPACITY_CACHE_SECONDS = 0.0

@@ -10,7 +10,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from exercises.labs import execution, records, services
+from exercises.labs import execution, records, selectors, services
 from exercises.labs.models import Lab, LabRun, SandboxHealth
 from tests.conftest import signed_in
 from tutor.errors import Refused, Throttled
@@ -88,18 +88,61 @@ def test_a_learner_has_at_most_two_runs_in_flight(learner_client: Client, learne
     assert LabRun.objects.count() == 2
 
 
-@override_settings(LAB_MAX_QUEUE_DEPTH=3)
-def test_a_deep_queue_answers_429_with_retry_after(make_user, replay_lab: Lab, django_capture_on_commit_callbacks) -> None:
+def live_workers(count: int) -> None:
+    """``count`` live workers whose sandbox self-test passed (what the queue cap counts)."""
+    for n in range(count):
+        SandboxHealth.objects.create(ok=True, host="h", worker=f"h:{n}", detail=[])
+
+
+def finished_runs(lab: Lab, user: User, count: int, seconds: float) -> None:
+    now = timezone.now()
+    LabRun.objects.bulk_create([
+        LabRun(lab=lab, user=user, idempotency_key=f"done{n}", code="pass", code_digest="0" * 64,
+               lab_version=lab.version, status=LabRun.Status.OK, started_at=now - timedelta(seconds=seconds),
+               finished_at=now, attempts=1)
+        for n in range(count)
+    ])
+
+
+@override_settings(LAB_QUEUE_PROMISE_SECONDS=1, LAB_QUEUE_FLOOR=2, LAB_WORKER_THREADS=3, LAB_MAX_QUEUE_DEPTH=2000)
+def test_the_queue_admits_what_the_live_workers_start_within_the_promise_then_answers_429(
+    make_user, replay_lab: Lab, django_capture_on_commit_callbacks
+) -> None:
+    """Two live workers of 3 threads, runs of 0.5 s, a promise of 1 s: 12 queued runs start in time, the 13th
+    would not, so it gets 429 with the seconds until the queue is back under the cap; nothing is queued for it."""
+    live_workers(2)
+    finished_runs(replay_lab, make_user("earlier"), 5, seconds=0.5)
+    capacity = selectors.run_queue_capacity()
+    assert (capacity.runners, capacity.run_seconds, capacity.max_queued) == (6, 0.5, 12)
     with django_capture_on_commit_callbacks(execute=False):
-        for n in range(3):
+        for n in range(12):
             services.request_run(user=make_user(f"busy{n}"), lab=replay_lab, code="pass", step="run", idempotency_key="x")
         with pytest.raises(Throttled) as refusal:
             services.request_run(user=make_user("late"), lab=replay_lab, code="pass", step="run", idempotency_key="x")
-    assert refusal.value.retry_after == 5 and refusal.value.status == 429
+    assert refusal.value.retry_after == 1 and refusal.value.status == 429
+    assert "1초 안에 시작할 수 없습니다" in str(refusal.value)
     response = signed_in(User.objects.get(username="late")).post(
         f"/api/labs/{replay_lab.slug}/runs", {"code": "pass"}, content_type="application/json", HTTP_IDEMPOTENCY_KEY="y")
-    assert response.status_code == 429 and response["Retry-After"] == "5"
-    assert LabRun.objects.count() == 3, "the refused request is answered, not queued and dropped"
+    assert response.status_code == 429 and response["Retry-After"] == "1"
+    assert LabRun.objects.in_flight().count() == 12, "the refused request is answered, not queued and dropped"
+
+
+@override_settings(LAB_QUEUE_PROMISE_SECONDS=10, LAB_QUEUE_FLOOR=4, LAB_WORKER_THREADS=1, LAB_MAX_QUEUE_DEPTH=50)
+def test_the_queue_cap_follows_the_workers_and_the_run_time_within_its_floor_and_ceiling(
+    make_user, replay_lab: Lab
+) -> None:
+    """No live worker: only the floor waits. Slower runs admit fewer, more workers more; never past the ceiling."""
+    assert selectors.run_queue_capacity().max_queued == 4
+    assert selectors.run_queue_capacity().retry_after(4) == 10
+    live_workers(1)
+    finished_runs(replay_lab, make_user("slow"), 3, seconds=5.0)
+    assert selectors.run_queue_capacity().max_queued == 4, "one thread, 5 s runs: 2 in 10 s, so the floor"
+    LabRun.objects.all().delete()
+    finished_runs(replay_lab, make_user("quick"), 3, seconds=0.5)
+    assert selectors.run_queue_capacity().max_queued == 20
+    assert selectors.run_queue_capacity().retry_after(25) == 3
+    live_workers(4)  # five in all
+    assert selectors.run_queue_capacity().max_queued == 50, "100 would start in time; the ceiling holds"
 
 
 def test_a_killed_workers_run_is_retried_once_then_failed_with_a_reason(
