@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import fcntl
 import grp
+import logging
 import os
 import pwd
+import shutil
 import signal
 import stat
 import threading
@@ -28,6 +30,8 @@ from pathlib import Path
 from .limits import SandboxConfig
 
 ROOT_STATE_DIR = Path("/run/geungeo-tutor-sandbox")
+
+logger = logging.getLogger(__name__)
 
 
 class AllSlotsBusy(Exception):
@@ -145,11 +149,16 @@ def noted(config: SandboxConfig, slot: int) -> str:
 _verified_uids: set[int] = set()
 
 
-def check_slot_user(uid: int) -> None:
-    """Before a slot user's first run, check that the uid is nobody's: no account, no group, no process.
+def check_slot_user(uid: int, *, bwrap: str) -> None:
+    """Before a slot user's first run here, check that the uid is nobody's: no account, no group, no process.
 
-    Called only while holding the slot's lock, so no run of ours is in it and
-    any process found belongs to someone else (or outlived a crashed worker).
+    Called only while holding the slot's lock, so no run of ours is in it.
+    A process of a sandbox found there (``is_sandbox_process``) outlived a
+    worker that was killed while it started that sandbox: bwrap's child
+    waits for its parent before ``--die-with-parent`` is armed, so a parent
+    killed in that moment leaves it waiting for ever. It is ended here, the
+    first time a worker takes the slot, as its group is (``clear_slot``).
+    Any other process means the uid is someone else's, and the slot is refused.
     """
     if uid in _verified_uids:
         return
@@ -161,9 +170,34 @@ def check_slot_user(uid: int) -> None:
         raise SlotProblem(f"실행 자리 uid {uid}에 {what} '{entry[0]}'이 있어 쓰지 않습니다. "
                           "LAB_SANDBOX_UID_BASE를 아무도 쓰지 않는 범위로 바꾸세요.")
     found = processes_of(uid)
+    foreign = [pid for pid in found if not is_sandbox_process(pid, bwrap)]
+    if foreign:
+        raise SlotProblem(f"실행 자리 uid {uid}로 도는 프로세스가 있어 쓰지 않습니다 (pid {foreign[:5]}).")
     if found:
-        raise SlotProblem(f"실행 자리 uid {uid}로 도는 프로세스가 있어 쓰지 않습니다 (pid {found[:5]}).")
+        logger.warning("slot user %d: ending %d sandbox process(es) a stopped worker left: %s", uid, len(found), found)
+        sweep(uid)
+        if processes_of(uid):
+            raise SlotProblem(f"실행 자리 uid {uid}에 멈춘 작업자가 남긴 프로세스를 끝내지 못해 쓰지 않습니다.")
     _verified_uids.add(uid)
+
+
+def is_sandbox_process(pid: int, bwrap: str) -> bool:
+    """Whether ``pid`` is part of a sandbox: bwrap itself, or a process in a PID namespace below this one's.
+
+    Every process of a run is one of these (bwrap outside, PID 1 and the
+    program inside their namespace); a process of the same uid that is
+    neither was not started by a runner.
+    """
+    try:
+        if os.path.realpath(f"/proc/{pid}/exe") == os.path.realpath(shutil.which(bwrap) or bwrap):
+            return True
+        with open(f"/proc/{pid}/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"NSpid:"):
+                    return len(line.split()) > 2
+    except OSError:
+        return False
+    return False
 
 
 @contextmanager
