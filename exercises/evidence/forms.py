@@ -67,13 +67,25 @@ class DraftForm(forms.Form):
     runs = IdListField(required=False)
     lines = forms.CharField(required=False)
     move_citations = forms.BooleanField(required=False)
+    version = forms.IntegerField(required=False, min_value=1)
 
     def clean_lines(self) -> list[int]:
         return _line_numbers(self.cleaned_data.get("lines") or "")
 
+    def draft_fields(self) -> dict[str, Any]:
+        """``services.save_draft``'s keyword arguments (after ``is_valid``)."""
+        data = self.cleaned_data
+        return {"text": data["text"], "run_ids": data["runs"], "lines": data["lines"],
+                "move_citations": data["move_citations"], "version": data["version"]}
 
-class SubmitForm(forms.Form):
+
+class SubmitForm(DraftForm):
+    """제출: the key that makes it once, and the draft as the page shows it (absent from older pages)."""
+
     submit_key = forms.CharField(required=False)
+
+    def submitted_draft(self) -> dict[str, Any] | None:
+        return self.draft_fields() if "text" in self.data else None
 
 
 class ReasonForm(forms.Form):

@@ -107,8 +107,20 @@ def _upsert_calibration(*, task: EvidenceTask, examples: list[dict[str, Any]]) -
 
 @transaction.atomic(durable=True)
 def save_draft(*, author: User, task: EvidenceTask, text: str, run_ids: list[int],
-               lines: list[int], move_citations: bool = False) -> Submission:
+               lines: list[int], move_citations: bool = False, version: int | None = None) -> Submission:
     """Autosave the learner's draft (one per task); nothing typed is lost between visits.
+
+    ``version`` is the version the page writes (``selectors.writing_version``); once that version
+    is submitted, a save from the page is refused rather than opening the next version.
+    """
+    return _write_draft(author=author, task=task, text=text, run_ids=run_ids, lines=lines,
+                        move_citations=move_citations, version=version)
+
+
+@transaction.atomic(savepoint=False)
+def _write_draft(*, author: User, task: EvidenceTask, text: str, run_ids: list[int],
+                 lines: list[int], move_citations: bool = False, version: int | None = None) -> Submission:
+    """Write the draft (see ``save_draft``); composes into the caller's transaction.
 
     Only the learner's own practice runs attach: a reproduction of a peer's run is not their work.
     Cited lines are pinned to the fixture version they were first picked on;
@@ -118,6 +130,10 @@ def save_draft(*, author: User, task: EvidenceTask, text: str, run_ids: list[int
     """
     if len(text) > MAX_TEXT_CHARS:
         raise TutorError(_("증거 글은 %(n)d자까지입니다. 글은 편집란에 그대로 있습니다.") % {"n": MAX_TEXT_CHARS})
+    if version is not None and (Submission.objects.filter(task=task, author=author, version=version)
+                                .exclude(status=Submission.Status.DRAFT).exists()):
+        raise Conflict(_("이 판(판 %(n)d)은 이미 제출했습니다. 제출한 글은 고칠 수 없고, 새 판을 쓰려면 "
+                         "과제 페이지를 새로 여세요. 적던 글은 이 브라우저에 남아 있습니다.") % {"n": version})
     runs = list(LabRun.objects.of(author).own_work().filter(pk__in=run_ids)) if task.attach_runs else []
     if len(runs) != len(set(run_ids)) and task.attach_runs:
         raise NotFound(_("그런 실행 기록은 없습니다."))
@@ -145,8 +161,15 @@ def save_draft(*, author: User, task: EvidenceTask, text: str, run_ids: list[int
     return draft
 
 
-def submit(*, author: User, task: EvidenceTask, submit_key: str) -> Submission:
-    """Seal the draft, recording the fixture and rubric versions it was made against. One key, one submission."""
+def submit(*, author: User, task: EvidenceTask, submit_key: str, draft_fields: dict[str, Any] | None = None
+           ) -> Submission:
+    """Seal the draft, recording the fixture and rubric versions it was made against. One key, one submission.
+
+    ``draft_fields`` (``save_draft``'s keyword arguments) are what the page shows when 제출 is pressed:
+    written and sealed in one transaction, so the submission is the text on the screen even when the
+    last autosave has not been sent or has not arrived. A refused submit keeps nothing of them; the
+    page keeps the text and its autosave still saves it.
+    """
     key = submit_key.strip()[:64]
     if not key:
         raise TutorError(_("요청 키가 없습니다. 페이지를 새로 고친 뒤 다시 제출해 주세요."))
@@ -155,6 +178,8 @@ def submit(*, author: User, task: EvidenceTask, submit_key: str) -> Submission:
         return existing
     try:
         with transaction.atomic():
+            if draft_fields is not None:
+                _write_draft(author=author, task=task, **draft_fields)
             draft = (Submission.objects.select_for_update()
                      .filter(task=task, author=author, status=Submission.Status.DRAFT).first())
             if draft is None or not draft.text.strip():

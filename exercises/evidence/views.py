@@ -68,6 +68,7 @@ def task_detail(request: SignedInRequest, slug: str) -> HttpResponse:
         "no_peer_work": request.GET.get("peer") == "none",
         "practice": practice,
         "submit_key": uuid.uuid4().hex,
+        "writing_version": selectors.writing_version(request.user, task, draft),
         "min_chars": settings.EVIDENCE_MIN_SUBMISSION_CHARS,
         "insufficient": INSUFFICIENT,
     })
@@ -91,9 +92,9 @@ def preview(request: SignedInRequest) -> HttpResponse:
 @require_POST
 def save_draft(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
-    data = cleaned(DraftForm(request.POST))
-    draft = services.save_draft(author=request.user, task=task, text=data["text"], run_ids=data["runs"],
-                                lines=data["lines"], move_citations=data["move_citations"])
+    form = DraftForm(request.POST)
+    cleaned(form)
+    draft = services.save_draft(author=request.user, task=task, **form.draft_fields())
     if request.htmx:
         return render(request, "evidence/task_detail.html#saved", {"draft": draft})
     messages.success(request, _("초안을 저장했습니다."))
@@ -103,8 +104,10 @@ def save_draft(request: SignedInRequest, slug: str) -> HttpResponse:
 @require_POST
 def submit(request: SignedInRequest, slug: str) -> HttpResponse:
     task = selectors.access_task(request.user, slug)
-    submission = services.submit(author=request.user, task=task,
-                                 submit_key=cleaned(SubmitForm(request.POST))["submit_key"])
+    form = SubmitForm(request.POST)
+    data = cleaned(form)
+    submission = services.submit(author=request.user, task=task, submit_key=data["submit_key"],
+                                 draft_fields=form.submitted_draft())
     if request.htmx:  # a refusal stays beside the button (tutor.middleware); success moves to the record
         response = HttpResponse(status=204)
         response["HX-Redirect"] = reverse("evidence:submission", args=[submission.pk])

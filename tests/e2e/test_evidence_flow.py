@@ -28,7 +28,14 @@ def open_session(browser, live_server, username: str):
 
 
 def choose_levels(page, pick: str, form: str = ".review-form") -> None:
-    for fieldset in page.locator(f"{form} fieldset").all():
+    """Pick one level in every criterion of the form, once the form is on the page.
+
+    ``all()`` does not wait: right after a link's click it may still read the page being left,
+    find no criterion and pick nothing (a CI run under load failed that way).
+    """
+    fieldsets = page.locator(f"{form} fieldset")
+    fieldsets.first.wait_for()
+    for fieldset in fieldsets.all():
         fieldset.get_by_label(pick, exact=True).check()
 
 
@@ -95,6 +102,7 @@ def test_calibrate_review_reproduce_release_then_release_the_late_peer_review(
     teacher_ctx, teacher = open_session(browser, live_server, "teacher")
     teacher.get_by_role("link", name="검토 대기열").click()
     teacher.get_by_role("link", name=re.compile("learner · 판 1")).first.click()
+    teacher.wait_for_url(submission_url)
     choose_levels(teacher, "부족")
     teacher.get_by_label("의견").fill("강사 의견: 표가 출력과 맞지 않습니다.")
     teacher.get_by_role("button", name="검토 기록하기").click()
@@ -118,6 +126,7 @@ def test_calibrate_review_reproduce_release_then_release_the_late_peer_review(
     teacher.goto(f"{live_server.url}/evidence/queue/")
     assert "공개 대기 1" in teacher.inner_text("main") and "재현됨" in teacher.inner_text("main")
     teacher.get_by_role("link", name=re.compile("learner · 판 1")).first.click()
+    teacher.wait_for_url(submission_url)
     grid = teacher.inner_text("#grid-title >> xpath=..")
     assert "동료 검토 · other" in grid and "재현됨" in grid
     notice = teacher.inner_text("main")

@@ -47,6 +47,7 @@ from .drafts import (  # noqa: F401
     reproduction_summary,
     source_lines,
     submissions_of,
+    writing_version,
 )
 from .minimums import (  # noqa: F401
     cohort_peer_minimum,

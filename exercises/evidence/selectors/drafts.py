@@ -6,7 +6,7 @@ import difflib
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 
 from exercises.labs.models import LabRun
 from lessons.models import FixtureVersion
@@ -88,6 +88,17 @@ def source_lines(task: EvidenceTask, citations: Citations | None) -> list[tuple[
 def draft_of(author: User, task: EvidenceTask) -> Submission | None:
     return (Submission.objects.filter(task=task, author=author, status=Submission.Status.DRAFT)
             .prefetch_related("lab_runs").first())
+
+
+def writing_version(author: User, task: EvidenceTask, draft: Submission | None) -> int:
+    """The version the task page writes: its draft's, or the one after the last submitted.
+
+    The page sends it with every save, so a save still on its way when that version was
+    submitted is refused instead of opening the next version with the older text.
+    """
+    if draft is not None:
+        return draft.version
+    return (Submission.objects.filter(task=task, author=author).aggregate(n=Max("version"))["n"] or 0) + 1
 
 
 def submissions_of(author: User, task: EvidenceTask) -> list[Submission]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from exercises.evidence import peer, services
@@ -45,6 +45,41 @@ def test_draft_autosaves_and_submitting_twice_makes_one_submission(learner_clien
     assert submission.status == "submitted" and submission.rubric_version == task.current_rubric
     if task.fixture:
         assert submission.fixture_version == task.fixture.current_version
+
+
+def test_submit_seals_the_text_on_the_screen_even_before_its_autosave_arrives(
+        learner_client: Client, learner: User, task: EvidenceTask) -> None:
+    """The 제출 post carries the form: the last sentence typed within the autosave's delay is in the
+    submission, and an autosave of version 1 sent before 제출 but served after it is refused (409)
+    instead of opening version 2 with the older text."""
+    draft_url, submit_url = reverse("evidence:draft", args=[task.slug]), reverse("evidence:submit", args=[task.slug])
+    older = "재현 기록을 붙였습니다. 시도 3에서 초안 1이 나왔습니다."
+    newest = older + " 마지막 줄: 표와 출력이 맞습니다."
+    assert learner_client.post(draft_url, {"text": older, "lines": "", "version": "1"},
+                               HTTP_HX_REQUEST="true").status_code == 200
+    page = learner_client.get(reverse("evidence:task", args=[task.slug])).content.decode()
+    assert 'name="version" value="1"' in page
+    response = learner_client.post(submit_url, {"text": newest, "lines": "", "version": "1", "submit_key": "k1"},
+                                   HTTP_HX_REQUEST="true")
+    assert response.status_code == 204
+    late = learner_client.post(draft_url, {"text": older, "lines": "", "version": "1"}, HTTP_HX_REQUEST="true")
+    assert late.status_code == 409 and "이미 제출했습니다" in late.content.decode()
+    assert [(s.version, s.status, s.text) for s in Submission.objects.filter(author=learner)] == [
+        (1, "submitted", newest)]
+    page = learner_client.get(reverse("evidence:task", args=[task.slug])).content.decode()
+    assert 'name="version" value="2"' in page  # the next page writes the next version
+
+
+@override_settings(EVIDENCE_MIN_SUBMISSION_CHARS=20)
+def test_a_refused_submit_keeps_the_saved_draft_as_it_was(learner: User, task: EvidenceTask) -> None:
+    """Too short to submit: nothing is sealed and the stored draft is not replaced by the refused text."""
+    services.save_draft(author=learner, task=task, text="저장된 초안입니다. " * 5, run_ids=[], lines=[])
+    with pytest.raises(TutorError, match="이상 있어야"):
+        services.submit(author=learner, task=task, submit_key="short",
+                        draft_fields={"text": "짧음", "run_ids": [], "lines": [], "move_citations": False,
+                                      "version": 1})
+    draft = Submission.objects.get(author=learner)
+    assert draft.status == "draft" and draft.text.startswith("저장된 초안입니다.")
 
 
 def test_resubmission_makes_a_new_version_and_keeps_the_old(learner: User, task: EvidenceTask) -> None:
