@@ -78,8 +78,14 @@ dev: setup-dev
 	$(BIN)/python manage.py worker & worker=$$!; trap 'kill $$worker' EXIT INT TERM; \
 	$(BIN)/python manage.py runserver $(PORT)
 
+# The suite runs in two processes per core (pytest-xdist; each process is its own "host": var folder, database,
+# sandbox slots and slot users, see tutor/settings/test.py) and prints its slowest tests. Two per core, because
+# many tests wait (a sandbox's time limit, a browser, a worker process): on 2 cores, 4 processes took 300 s
+# where 2 took 432 s and one 490 s. "worksteal" lets an idle process take tests queued for a busy one, so the
+# few slow browser tests do not end the run alone. TEST_PROCESSES=0 runs everything in this one process.
+TEST_PROCESSES ?= $(shell echo $$(( $$(nproc) * 2 )))
 test: dev-venv system-deps
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist worksteal --durations=15 $(PYTEST_ARGS)
 
 # Linting and type checking (ruff, mypy with django-stubs); CI runs this too.
 lint: dev-venv

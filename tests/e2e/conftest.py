@@ -34,6 +34,27 @@ def browser() -> Iterator[object]:
         browser.close()
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    """When a browser test fails, its report shows what each open page showed: address and main text.
+
+    A timeout says only that something did not appear; the page says why (a refusal, an error
+    message, the previous screen), which a failure seen once in CI cannot be asked again.
+    """
+    outcome = yield
+    report = outcome.get_result()
+    browser = item.funcargs.get("browser") if hasattr(item, "funcargs") else None
+    if report.when != "call" or not report.failed or browser is None:
+        return
+    for number, context in enumerate(browser.contexts, start=1):
+        for page in context.pages:
+            try:
+                main = page.locator("main").first.inner_text(timeout=2_000)
+            except Exception as error:  # noqa: BLE001 - the page may be closed or between loads
+                main = f"(본문을 읽지 못함: {type(error).__name__})"
+            report.sections.append((f"page {number}: {page.url}", main[:3_000]))
+
+
 @pytest.fixture
 def page(browser: object, live_server: object) -> Iterator[object]:
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ko-KR")

@@ -1,6 +1,19 @@
 """Settings for the test suite: fast hashing, no manifest, demo data allowed."""
 
-from .base import *  # noqa: F403
+import os
+from pathlib import Path
+
+# The suite runs in parallel processes (pytest-xdist, `make test`). Each process is set up as a host of its own
+# would be: its own var folder (database file, the wake-up and push sockets, mail) and, below, its own sandbox
+# slots and slot users, so one process's runs, hints and checks never reach another's. A worker process a test
+# starts inherits both variables and finds the same folder.
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if XDIST_WORKER:
+    _var = Path(os.environ.get("TUTOR_VAR_DIR", Path(__file__).resolve().parents[2] / "var"))
+    if _var.name != XDIST_WORKER:
+        os.environ["TUTOR_VAR_DIR"] = str(_var / XDIST_WORKER)
+
+from .base import *  # noqa: E402, F403
 
 DEBUG = False
 DEMO_ACCOUNTS_ALLOWED = True
@@ -35,3 +48,7 @@ NOTICES_DAILY_HOUR = int(os.environ.get("NOTICES_DAILY_HOUR", "24"))  # noqa: F4
 LAB_RUN_HOLD_SECONDS = float(os.environ.get("LAB_RUN_HOLD_SECONDS", "2"))  # noqa: F405
 # Each test sees the queue capacity its own rows give (no memo carried from one test into the next).
 LAB_QUEUE_CAPACITY_CACHE_SECONDS = 0.0
+
+if XDIST_WORKER:
+    LAB_SANDBOX_STATE_DIR = VAR_DIR / "sandbox-slots"  # noqa: F405
+    LAB_SANDBOX_UID_BASE += 100 * (int(XDIST_WORKER.removeprefix("gw") or 0) + 1)  # noqa: F405
