@@ -13,6 +13,8 @@ Splits, kept apart:
   questions and gold claim spans (written for tuning issue 17's failure classes);
 - ``answers-dev2``: tests/data/grounding_answers_dev2.yaml, the same schema, written on 2026-12-05 by a
   writer who saw neither blind set, as development data for the splitter (tuned on: own data);
+- ``answers-dev3``: tests/data/grounding_answers_dev3.yaml, the same schema, written on 2026-12-06 by a
+  writer who saw neither the engine nor the blind sets; measured once as it came, then tuned on;
 - ``blind``: tests/data/grounding_blind_2026-12-04.yaml, the same schema, written by
   someone who never saw the engine and never tuned on. Only aggregate figures are printed
   for it (``-v blind`` is refused);
@@ -20,6 +22,9 @@ Splits, kept apart:
   schema, written the same day by another writer who saw neither the engine nor the first
   blind set. The first blind set's per-check counts were seen once (one check's verdict was
   then turned into a hold on principle); ``blind-b`` had been run by nobody before that.
+- ``blind-c``: tests/data/grounding_blind_2026-12-06c.yaml, a third blind set in the same schema
+  (ten new notices, 380 claims), written on 2026-12-06 by a writer who saw neither the engine nor
+  any other data set, committed before its first measurement.
 
 For sets of whole answers, claims are the gold spans (Markdown emphasis removed, as the
 splitter does), each linked to its answer's question for the second link policy, and the
@@ -70,7 +75,8 @@ STATUS_JUDGEMENT = {"answered": "grounded", "no_data": "no_data", "conditional":
 BATCH = 5
 BLIND = DATA / "grounding_blind_2026-12-04.yaml"
 BLIND_B = DATA / "grounding_blind_2026-12-04b.yaml"
-BLIND_SETS = ("blind", "blind-b")
+BLIND_C = DATA / "grounding_blind_2026-12-06c.yaml"
+BLIND_SETS = ("blind", "blind-b", "blind-c")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -397,9 +403,11 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
         splits["heldout-chat"] = _claims_of(heldout, "heldout-chat")
     wholes: dict[str, list[dict[str, Any]]] = {}
     answer_sets = [("answers-dev", DATA / "grounding_answers_dev.yaml")]
-    if (DATA / "grounding_answers_dev2.yaml").exists():
-        answer_sets.append(("answers-dev2", DATA / "grounding_answers_dev2.yaml"))
-    for blind_name, blind_path in (("blind", BLIND), ("blind-b", BLIND_B)):
+    for dev_name in ("answers-dev2", "answers-dev3", "answers-dev4"):
+        dev_path = DATA / f"grounding_{dev_name.replace('-', '_')}.yaml"
+        if dev_path.exists():
+            answer_sets.append((dev_name, dev_path))
+    for blind_name, blind_path in (("blind", BLIND), ("blind-b", BLIND_B), ("blind-c", BLIND_C)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:

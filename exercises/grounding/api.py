@@ -39,7 +39,7 @@ def suggest_lines(request: ApiRequest, payload: SuggestIn) -> dict:
     results = suggest(payload.source, payload.claims)
     return {"results": [
         {"claim": r.claim, "lines": [{"line": s.line, "score": s.score} for s in r.lines], "hint": r.shown,
-         "cue": r.cue, "not_found": list(r.not_found)}
+         "cue": r.cue, "not_found": list(r.not_found), "basis": r.basis}
         for r in results
     ]}
 

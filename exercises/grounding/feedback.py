@@ -37,18 +37,19 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .engine import says_silent, suggest, unrelated_lines, verbatim_line
+from .engine import is_aside, says_silent, suggest, unrelated_lines, verbatim_line
 from .engine.checks import (
     absent_subjects,
     absent_values,
     absent_words_shared,
     denied_line,
     may_compute,
+    names_the_claim,
+    pending_lines_about,
     restated_line,
     silent_on,
     value_conflicts,
 )
-from .engine.claims import is_advice, not_a_claim
 from .engine.compute import computation
 from .engine.particles import attach
 from .groups import GROUP_BASIS, STALE_BASIS, Pins, effective_key, people_notes
@@ -272,18 +273,16 @@ def denied(claim: ClaimContext) -> Finding | None:
 
 
 def _aside(claim: ClaimContext) -> bool:
-    """A greeting, sign-off, question or advice that no source line is about."""
-    if not (not_a_claim(claim.text) or is_advice(claim.text)):
-        return False
+    """A heading, question, greeting, sign-off or advice that is no claim about the source (``engine.is_aside``)."""
     ranked = suggest(list(claim.lines), [claim.text])[0].lines
-    return not ranked or ranked[0].score < 0.2
+    return is_aside(claim.text, ranked[0].score if ranked else 0.0)
 
 
 def set_aside(claim: ClaimContext) -> Finding | None:
     """A greeting, sign-off or piece of advice is not a claim about the source."""
     if claim.judgement == Judgement.NOT_A_CLAIM:
-        return Finding(RIGHT, _("인사말·맺음말·권유는 원문에 대한 주장이 아닙니다. 주장 아님이 맞습니다."))
-    return Finding(REVIEW, _("인사말·맺음말·권유는 원문에 대한 주장이 아닙니다. 주장 아님으로 표시하세요."))
+        return Finding(RIGHT, _("제목·질문·표 머리글·인사말·맺음말·권유는 원문에 대한 주장이 아닙니다. 주장 아님이 맞습니다."))
+    return Finding(REVIEW, _("제목·질문·표 머리글·인사말·맺음말·권유는 원문에 대한 주장이 아닙니다. 주장 아님으로 표시하세요."))
 
 
 def absent_subject(claim: ClaimContext) -> Finding | None:
@@ -338,6 +337,11 @@ def incomplete_citation(claim: ClaimContext) -> Finding | None:
     extra = sorted(set(found.lines) - set(claim.valid_cited))
     if not extra or not set(found.lines) & set(claim.valid_cited):
         return None
+    cited = set(claim.valid_cited)
+    if any(step and not cited & set(step) for step in found.steps):
+        return None  # a formula made only of uncited lines is another computation, not a line left out
+    if not names_the_claim(list(claim.lines), claim.text, found.lines):
+        return None  # "7,000원 + 8,000원 = 15,000원" from two fares is no reason to cite the second fare's line
     return Finding(REVIEW, _("%(lines)s번 줄도 인용하세요: 이 값은 그 줄까지 있어야 계산됩니다 (%(f)s).")
                    % {"lines": _lines_text(extra), "f": found.text})
 
@@ -361,8 +365,8 @@ def absent_value(claim: ClaimContext) -> Finding | None:
     if claim.judgement not in JUDGED:
         return None
     absent = absent_values(list(claim.lines), claim.text)
-    if not absent:
-        return None
+    if not absent or pending_lines_about(list(claim.lines), claim.text):
+        return None  # a value for a matter the source leaves pending: 보류 or 자료없음 is a person's call
     what = ", ".join(_("'%(value)s'(%(kind)s)") % {"value": a.claim_text, "kind": a.kind} for a in absent)
     if claim.judgement == Judgement.NO_DATA:
         return Finding(RIGHT, _("원문에는 %(what)s 같은 값이 어디에도 없습니다. 자료없음이 맞습니다.") % {"what": what})
@@ -412,7 +416,7 @@ CHECKS: tuple[Check, ...] = (
     Check("group_judgement", gettext_lazy("강사 판정"), group_judgement, _group_judged),
     Check("claim_key", gettext_lazy("주장별 답안 키"), claim_key, _sample_keyed),
     Check("key_citation", gettext_lazy("답안 키의 줄 인용"), key_citation, keyed),
-    Check("set_aside", gettext_lazy("인사말·맺음말·권유"), set_aside, lambda c: unkeyed(c) and _aside(c), final=True),
+    Check("set_aside", gettext_lazy("제목·질문·인사말·권유"), set_aside, lambda c: unkeyed(c) and _aside(c), final=True),
     Check("no_lines", gettext_lazy("인용 없음"), no_lines, unkeyed),
     Check("missing_line", gettext_lazy("없는 줄 인용"), missing_line, unkeyed),
     Check("verbatim", gettext_lazy("원문 그대로 옮김"), verbatim, _cites, final=True),

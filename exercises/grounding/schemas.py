@@ -59,6 +59,8 @@ class SuggestionOut(Schema):
         "대신 not_found). 힌트일 뿐 판정이 아닙니다."))
     cue: str = Field("", description="가장 가까운 줄이 조건을 달거나 미정으로 두는 말 (예: 승인되면, 예정). 판단이 아닙니다.")
     not_found: list[str] = Field(default_factory=list, description="원문 어느 줄에서도 찾지 못한 주장의 말·값")
+    basis: str = Field("", description="힌트가 근거일 때 그 까닭: 같은 말인 줄, 또는 계산식과 그 줄 (예: '2번 줄로 계산: "
+                                       "6,000원 × 2명 = 12,000원')")
 
 
 class SuggestOut(Schema):

@@ -213,6 +213,18 @@ def _draft(attempt: Attempt) -> None:
         raise Conflict(_("이미 제출한 시도는 바꿀 수 없습니다. 새로 시도해 주세요."))
 
 
+def _locked_draft(attempt: Attempt) -> Attempt:
+    """The attempt read again under its row lock, refused if it was submitted meanwhile.
+
+    The status the caller read before its transaction may be stale: an autosave still on its
+    way when the learner pressed 제출 must not land between the submit's last marks and its seal,
+    nor change a sealed attempt after it (on SQLite the IMMEDIATE transaction is the lock).
+    """
+    locked = Attempt.objects.select_for_update().get(pk=attempt.pk)
+    _draft(locked)
+    return locked
+
+
 def _line_count(attempt: Attempt) -> int:
     return len(attempt.fixture_version.numbered_lines())
 
@@ -235,7 +247,10 @@ def parse_lines(raw: str | list[int], *, line_count: int) -> list[int]:
 @transaction.atomic(durable=True)
 def mark_claims(*, attempt: Attempt, marks: dict[int, dict[str, str | list[int]]]) -> None:
     """Save the learner's marks: {claim id: {judgement, question, lines}} (only the fields sent change)."""
-    _draft(attempt)
+    _apply_marks(_locked_draft(attempt), marks)
+
+
+def _apply_marks(attempt: Attempt, marks: dict[int, dict[str, str | list[int]]]) -> None:
     claims = {c.pk: c for c in attempt.claims.select_for_update()}
     question_keys = set(attempt.exercise.questions.values_list("key", flat=True))
     line_count = _line_count(attempt)
@@ -292,7 +307,7 @@ def suggest_allowance() -> int:
 @transaction.atomic(durable=True)
 def merge_with_next(*, attempt: Attempt, claim_id: int) -> None:
     """Join a claim with the one after it; the text is taken again from the pasted answer by offsets."""
-    _draft(attempt)
+    attempt = _locked_draft(attempt)
     claims = list(attempt.claims.select_for_update())
     index = next((i for i, c in enumerate(claims) if c.pk == claim_id), None)
     if index is None:
@@ -312,7 +327,7 @@ def merge_with_next(*, attempt: Attempt, claim_id: int) -> None:
 @transaction.atomic(durable=True)
 def split_claim(*, attempt: Attempt, claim_id: int, before: str) -> None:
     """Split a claim where the text ``before`` begins (the first word of the new second claim)."""
-    _draft(attempt)
+    attempt = _locked_draft(attempt)
     claim = attempt.claims.select_for_update().filter(pk=claim_id).first()
     if claim is None:
         raise NotFound(_("그런 주장은 없습니다."))
@@ -346,10 +361,21 @@ def _renumber(attempt: Attempt) -> None:
 
 
 @transaction.atomic(durable=True)
-def submit_attempt(*, attempt: Attempt) -> Attempt:
-    """Seal the attempt and store its feedback. Submitting twice changes nothing."""
+def submit_attempt(*, attempt: Attempt, marks: dict[int, dict[str, str | list[int]]] | None = None,
+                   unjudged_confirmed: bool = True) -> Attempt:
+    """Save the page's last marks and seal the attempt with its feedback, in one transaction.
+
+    One transaction, so that an autosave sent before the learner pressed 제출 but served after
+    cannot put an older mark between the two (a cited line lost, and feedback on marks the learner
+    no longer holds). With unjudged claims left and ``unjudged_confirmed`` false, the marks are
+    saved and the attempt stays a draft: the caller asks. Submitting twice changes nothing.
+    """
     attempt = Attempt.objects.select_for_update().get(pk=attempt.pk)
     if attempt.status == Attempt.Status.SUBMITTED:
+        return attempt
+    if marks:
+        _apply_marks(attempt, marks)
+    if not unjudged_confirmed and attempt.claims.filter(judgement="").exists():
         return attempt
     attempt.feedback = feedback.evaluate(attempt)
     grouped, judged = _gather_into_groups(attempt, attempt.feedback)

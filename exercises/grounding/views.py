@@ -94,16 +94,17 @@ def save_marks(request: SignedInRequest, attempt_id: int) -> HttpResponse:
     attempt = selectors.access_own_draft(request.user, attempt_id)
     form = MarksForm(request.POST, claim_ids=list(attempt.claims.values_list("pk", flat=True)))
     cleaned(form)
-    services.mark_claims(attempt=attempt, marks=form.marks())
     if form.submitting:
-        total, judged = selectors.judged_count(attempt)
-        if judged < total and not form.unjudged_confirmed:
+        attempt = services.submit_attempt(attempt=attempt, marks=form.marks(),
+                                          unjudged_confirmed=form.unjudged_confirmed)
+        if attempt.status == Attempt.Status.DRAFT:
             # A real step, not a script's confirm(): the marks are saved and the learner chooses here.
+            total, judged = selectors.judged_count(attempt)
             return render(request, "grounding/confirm_submit.html",
                           {"attempt": attempt, "total": total, "judged": judged, "unjudged": total - judged,
                            "unjudged_claims": selectors.unjudged_claims(attempt)})
-        services.submit_attempt(attempt=attempt)
         return redirect("grounding:attempt", attempt_id=attempt.pk)
+    services.mark_claims(attempt=attempt, marks=form.marks())
     if request.htmx:
         return render(request, "grounding/attempt_marking.html#saved", {"attempt": attempt, "saved_at": timezone.now()})
     return redirect("grounding:attempt", attempt_id=attempt.pk)

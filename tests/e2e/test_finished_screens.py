@@ -188,6 +188,7 @@ def test_lowering_a_cohort_minimum_asks_first_names_the_task_and_offers_undo(
     sign_in(page, live_server, "teacher")
     page.goto(f"{live_server.url}/evidence/queue/")
     page.get_by_role("link", name=re.compile(f"「{re.escape(task.title)}」의 .* 최소 동료 검토를 0개로 낮추기")).click()
+    page.get_by_role("button", name="0개로 바꾸기").wait_for()  # the confirmation page, not the queue being left
     main = page.locator("main")
     assert task.title in main.inner_text() and cohort.name in main.inner_text()
     assert f"{before}개에서 0개로" in main.inner_text()

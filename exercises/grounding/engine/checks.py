@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .analysis import SILENCE_RE, Segment, analyse, analyse_claim
+from .analysis import PLAN, SILENCE_RE, UNSETTLED, Segment, analyse, analyse_claim
 from .claims import linked_clauses
 from .hangul import normalise, word_similarity
 from .lexicon import AMENITIES
@@ -46,7 +46,7 @@ def _lines(source: str | list[str]) -> tuple[str, ...]:
     return tuple(source.split("\n")) if isinstance(source, str) else tuple(str(line) for line in source)
 
 
-_COMPUTING = re.compile(r"총|합계|합쳐|합하|합산|더하|더해|모두\s*합|전부\s*합|씩|곱|배|차이|남[은았습는]|할인|빼|뺀|더\s|덜\s"
+_COMPUTING = re.compile(r"총|합계|합쳐|합하|합산|더하|더해|모두\s*합|전부\s*합|씩|곱|배|차이|남[은았습는]|할인|빼|뺀|더\s|덜\s|절반|반값|반액|나누|나눠|아끼|아낄|아낀|절약|차액"
                         r"|후에|후인|뒤에|뒤인|전에|전인|지나|늦게|일찍|앞당|미뤄|당(?![가-힣])|마다|기준")
 _RATE_ON_LINE = re.compile(r"당(?![가-힣])|씩|마다|배|%|퍼센트|할인|할증|전까지|전에|후에|뒤에|이전|이후")
 _DAY_PARTICLE = re.compile(r"\s*(?:에|은|는|이|입|인|부터|까지|엔|의|\()")
@@ -202,6 +202,40 @@ def absent_values(source: str | list[str], claim: str) -> list[AbsentValue]:
         out.append(AbsentValue(claim_text=part.text[value.span[0]:value.span[1]].strip(),
                                kind=_ABSENT_KINDS[value.kind]))
     return out
+
+
+# Words that say when or how often (뒤, 후, 매주, 매달), not what: any two lines of a notice may share them.
+WHEN_CONCEPTS = frozenset({"@after", "@weekly", "@monthly", "@yearly"})
+# How close a word match must be to name the thing: the word itself for the lines of a computation (a
+# synonym let a sum of two unrelated lines through on answers-dev2), a near stem or a synonym for a line
+# left pending ("충전기를" is read as 충전 + 기).
+SAME_WORD, NEAR_WORD = 1.0, 0.9
+
+
+def names_the_claim(source: str | list[str], claim: str, lines: tuple[int, ...], *, close: float = SAME_WORD) -> bool:
+    """Whether every line has a content word of the claim, matched at least ``close``.
+
+    The hint picks its lines itself, so a sum may join two lines about different things that share a
+    value kind and a word like 후/뒤: "샤워실 … 30분" is not 20분 (shower) + 10분 (parking).
+    """
+    index = index_for(_lines(source))
+    by_number = {line.number: line for line in index.lines}
+    words = [word for part in analyse_claim(claim) for word in part.words
+             if not word.light and not word.concepts & WHEN_CONCEPTS]
+    return all(number in by_number and any(index.match(word, by_number[number]) >= close for word in words)
+               for number in lines)
+
+
+def pending_lines_about(source: str | list[str], claim: str) -> list[int]:
+    """Lines the source leaves pending (예정, 확정되지 않았습니다) that name something the claim names.
+
+    A claim that gives such a matter a date or a price ("새 충전기는 내년 3월부터") may be a guess at
+    what is pending (보류) or an invention (자료없음): which one is a person's call.
+    """
+    index = index_for(_lines(source))
+    return [line.number for line in index.lines
+            if any(segment.cues & {PLAN, UNSETTLED} for segment in line.segments)
+            and names_the_claim(source, claim, (line.number,), close=NEAR_WORD)]
 
 
 def unrelated_lines(source: str | list[str], claim: str, cited: list[int]) -> list[int]:

@@ -21,7 +21,10 @@ from .lexicon import PROTECTED
 _FINAL_N = 4
 _BULLET = re.compile(r"(?:>\s*)?(?:[-*–—]\s+|[•·▪◦‣●○■□►▶✅✔️☑️]\s*|\d{1,2}[.)]\s+|\(\d{1,2}\)\s*|[①-⑳]\s*)?")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_SENTENCE_END = re.compile(r"[.?!。…]+[\"'”’)\]」』]*(?=\s|$)")
+# A sentence ends at its punctuation, or at an emoji before a space: chat answers write
+# "문의 주셨네요 🚲 20일부터 탈 수 있어요" with the emoji as the full stop.
+_EMOJI = "\u2600-\u27bf\U0001f300-\U0001faff"
+_SENTENCE_END = re.compile(rf"(?:[.?!。…]+[\"'”’)\]」』]*|(?<=\S)\s*[{_EMOJI}][{_EMOJI}\ufe0f\u200d]*)(?=\s|$)")
 _TOKEN = re.compile(r"\S+")
 _LETTER = re.compile(r"[0-9A-Za-z가-힣]")
 _MIN_LETTERS = 3
@@ -43,8 +46,11 @@ _GREETING = re.compile(
     r"|^\s*(?:안녕하세요|반갑습니다|감사합니다|고맙습니다|좋은 질문|도움이 되(?:셨|었)|도움이 필요|더 궁금|궁금한 점|"
     r"추가로 궁금|문의 주셔서|질문 주셔서|다음과 같이 정리|아래와 같이 정리|정리해 드리겠|답변드리겠|알려 드리겠|"
     r"말씀드리겠)[^\n]*$")
+_MARKDOWN_HEADING = re.compile(r"#{1,6}\s")  # a Markdown heading ("### 세차 가능 여부")
 _SIGNPOST = re.compile(r"(?:정리해|알려|안내해|설명해|말씀|답변)\s*드리겠습니다[.!]?$|되(?:셨|었)(?:길|으면)\s*(?:바랍니다|좋겠습니다)[.!]?$"
-                       r"|(?:즐거운|좋은|행복한|편안한|건강한|알찬)\s*[가-힣 ]{0,12}(?:되세요|보내세요|하세요)[.!~]*$")
+                       r"|(?:즐거운|좋은|행복한|편안한|건강한|알찬)\s*[가-힣 ]{0,12}(?:되세요|보내세요|하세요)[.!~]*$"
+                       # the asker's question said back ("…얼마를 내는지 물어보셨어요", "…궁금하시군요"): it answers nothing
+                       r"|(?:물어보셨|물으셨|문의하셨|궁금하시)(?:어요|군요|네요|지요|죠|습니다|는데)?[.!~]*$")
 # A clause after a linking ending that only states the other side of the one before it ("토요일에만 열고 / 다른
 # 요일에는 열지 않아요", "20분 동안 쓸 수 있고 / 그 뒤에는 쓸 수 없습니다"): it points back and denies, so the
 # sentence stays one claim, checked as one.
@@ -131,7 +137,56 @@ def clause_spans(text: str, start: int, end: int, *, commas: bool = False) -> li
 def not_a_claim(sentence: str) -> bool:
     """A greeting, a question or a heading: nothing there can be true or false of the source."""
     stripped = sentence.strip()
-    return bool(stripped.endswith(("?", "？")) or _GREETING.match(stripped) or _SIGNPOST.search(stripped))
+    return bool(stripped.endswith(("?", "？")) or _GREETING.match(stripped) or _SIGNPOST.search(stripped)
+                or _MARKDOWN_HEADING.match(stripped))
+
+
+# What a table's header row names its columns with: labels, never values or predicates.
+_COLUMN_LABELS = ("구분", "항목", "내용", "금액", "요금", "가격", "비용", "시간", "시각", "요일", "날짜", "기간", "조건",
+                  "안내", "계산", "근거", "비고", "수량", "품목", "대상", "합계", "방법", "오전", "오후", "값", "줄",
+                  "번호", "장소", "일정", "여부", "판단", "이유", "출처", "요약", "설명", "종류", "횟수", "인원", "메모",
+                  "참고", "정보", "주장", "질문", "답", "답변", "확인", "상태", "결과", "과목", "프로그램", "코스")
+_TABLE_CELLS = re.compile(r"^\|(.+)\|$")
+# The asker's plan or feeling said back ("18일 방문 계획이시군요!", "아이가 접종을 앞두고 있군요."): it is about the
+# person asking, never about the source.
+_ASKER_SAID_BACK = re.compile(
+    r"(?:(?:계획|예정)이(?:시)?(?:군요|네요|시죠|죠)"
+    r"|(?:여쭤|여쭈|물어|물으|문의|궁금|걱정|고민)[가-힣]*(?:시|셨)[가-힣]*(?:군요|네요|죠|지요)"
+    r"|(?:문의|질문)\s*주셨(?:군요|네요|어요|습니다)"
+    r"|(?:앞두|계획하|준비하|기다리|알아보|찾으)[가-힣]*\s*(?:있|계시)(?:군요|네요|으시군요|는군요))"
+    r"[^가-힣0-9]*$")
+# A wish to the reader ("즐겁게 배우시길 바랄게요!", "좋은 하루 보내세요~"): a sign-off, unless it restates a line.
+_WISH = re.compile(r"(?:(?:길|기를)\s*바(?:라요|랄게요|랍니다|래요)|(?:되|보내)세요)[^가-힣0-9]*$")
+_PREDICATE_END = re.compile(r"(?:다|요|죠)[^가-힣0-9]*$")
+
+
+def aside_by_form(sentence: str) -> bool:
+    """Not a claim by its form alone, whatever its words: a Markdown heading that states nothing, a question,
+    a table's header row, the asker's question or plan said back, or a greeting with nothing else in it.
+
+    These hold even where a source line shares the words ("## 독감 접종 비용" names line 4's subject).
+    """
+    stripped = strip_markdown(sentence).strip()
+    if not stripped:
+        return False
+    if _MARKDOWN_HEADING.match(stripped):
+        return not _PREDICATE_END.search(stripped)
+    if stripped.endswith(("?", "？")) or _ASKER_SAID_BACK.search(stripped) or _SIGNPOST.search(stripped):
+        return True
+    cells = _TABLE_CELLS.match(stripped)
+    if cells:
+        labels = [cell.strip() for cell in cells.group(1).split("|")]
+        return len(labels) >= 2 and all(label.endswith(_COLUMN_LABELS) and not re.search(r"\d\s*[,.]?\d*\s*(?:원|%)", label)
+                                         for label in labels)
+    greeting = re.match(r"^(?:안녕하세요|반갑습니다|감사합니다|고맙습니다)[^가-힣0-9]*", stripped)
+    if greeting is None:
+        return False
+    return greeting.end() == len(stripped) or aside_by_form(stripped[greeting.end():])
+
+
+def is_wish(sentence: str) -> bool:
+    """A wish or sign-off to the reader (…보내세요, …되세요, …하시길 바랄게요)."""
+    return _WISH.search(sentence.strip()) is not None
 
 
 # Advice to the reader rather than a statement about the source: "방문 전에 전화로 확인해 보시길 권합니다".
@@ -189,9 +244,14 @@ def sentence_spans(text: str, *, claims_only: bool = False) -> list[tuple[int, i
     return out
 
 
+_TABLE_ROW = re.compile(r"\s*\|.*\|\s*")
+
+
 def claim_spans(text: str) -> list[tuple[int, int]]:
+    """Claims: sentences cut into clauses, except a table row, which is one claim whole (its cells
+    are the parts of one statement, "| 장기 보관료 | 30일이 지나고 열흘 더 두면 5,000원 |")."""
     return [piece for start, end in sentence_spans(text, claims_only=True)
-            for piece in clause_spans(text, start, end)]
+            for piece in ([(start, end)] if _TABLE_ROW.fullmatch(text, start, end) else clause_spans(text, start, end))]
 
 
 _EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<!\*)\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?!\*)|`([^`\n]+)`")

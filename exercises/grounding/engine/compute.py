@@ -32,6 +32,7 @@ class Computation:
 
     formulas: tuple[str, ...]
     lines: tuple[int, ...]
+    steps: tuple[tuple[int, ...], ...] = ()  # the lines each formula takes its operands from, in order
 
     @property
     def text(self) -> str:
@@ -267,17 +268,19 @@ def computation(source: str | list[str], claim: str, lines: list[int]) -> Comput
     per_minutes = any(_PER_MINUTES.search(seg.text) for line in given for seg in line.segments)
     factors = _multipliers([v for v in values if not (per_minutes and v.kind == "dur")])
     formulas: list[str] = []
+    steps: list[tuple[int, ...]] = []
     used: set[int] = set()
     computed = rate_used = False
     compare = _COMPARE.search(normalise(claim)) is not None
     weekly = _weekly_count(normalise(claim), values, given)
     if weekly is not None:
         formulas.append(weekly[0])
+        steps.append(tuple(sorted(weekly[1])))
         used |= weekly[1]
         computed = True
     pending = [v for v in values if v.kind in ("money", "time", "dur")]
     if not pending:
-        return Computation(formulas=tuple(formulas), lines=tuple(sorted(used))) if weekly else None
+        return Computation(formulas=tuple(formulas), lines=tuple(sorted(used)), steps=tuple(steps)) if weekly else None
     for _ in range(len(pending) + 1):  # a value explained can be the operand of the next (7,500원 × 2)
         progress = False
         for value in list(pending):
@@ -299,13 +302,16 @@ def computation(source: str | list[str], claim: str, lines: list[int]) -> Comput
             if "=" in found.label:
                 computed = True
                 formulas.append(found.label)
+                steps.append(tuple(sorted(found.lines)))
                 if value.kind == "money":
                     known.append(_Known(value.alts[0][0], _money(value.alts[0][0]), found.lines))
         if not pending or not progress:
             break
     if pending or not computed or (not rate_used and _rate_left_out(values, given, rates)):
         return None
-    return Computation(formulas=tuple(formulas), lines=tuple(sorted(used)))
+    if _priced_apart(formulas, [line for line in given if line.number in used]):
+        return None
+    return Computation(formulas=tuple(formulas), lines=tuple(sorted(used)), steps=tuple(steps))
 
 
 def _rate_left_out(values: list[Value], given: list[Line], rates: list[tuple[float, str, frozenset[int]]]) -> bool:
@@ -315,6 +321,23 @@ def _rate_left_out(values: list[Value], given: list[Line], rates: list[tuple[flo
         return True
     return any(v.kind == "money" for v in values) and any(
         other.kind in ("count:배", "count:%") for line in given for other in _line_values(line))
+
+
+_PEOPLE = "명"
+_FREE_OR_OTHER = re.compile(r"무료|면제|할인|반값|반액")
+
+
+def _priced_apart(formulas: list[str], used: list[Line]) -> bool:
+    """A price times a number of people, from a line that prices some people apart (만 65세 이상은
+    무료, 어린이 5,000원): who the people are decides the sum, and the claim does not say, so the
+    product backs nothing ("두 분이 함께 맞으면 50,000원" when one of the two may be free)."""
+    if not any(_PEOPLE in formula for formula in formulas):
+        return False
+    for line in used:
+        amounts = {v.alts[0][0] for v in _line_values(line) if v.kind == "money"}
+        if len(amounts) > 1 or any(_FREE_OR_OTHER.search(segment.text) for segment in line.segments):
+            return True
+    return False
 
 
 def _line_rates(given: list[Line]) -> list[tuple[float, str, frozenset[int]]]:

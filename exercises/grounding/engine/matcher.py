@@ -679,6 +679,14 @@ _NOUN_PARTICLES = ("은", "는", "이", "가", "을", "를", "에", "에서", "�
 _VERB_ENDS = ("길", "실", "시", "요", "다", "고", "며", "면", "게", "서", "니")
 
 
+def _has_value(value: Value, line: Line, days: frozenset[int]) -> bool:
+    """Whether the line has the value: an agreeing one, or for a weekday, a clause naming that day among others
+    ("일요일" is in "일요일과 월요일은 쉽니다", which ``_value_match`` scores below 1 as less specific)."""
+    if value.kind == "weekday":
+        return any(value.days <= segment.days for segment in line.segments if segment.days)
+    return _value_match(value, line, days) >= 1.0
+
+
 def not_found(index: SourceIndex, claim: str) -> list[str]:
     """The claim's words and values that no source line has (as the claim writes them), in order.
 
@@ -701,7 +709,7 @@ def not_found(index: SourceIndex, claim: str) -> list[str]:
         for value in part.values:
             if value.kind in ("num", "approx"):
                 continue
-            if not any(_value_match(value, line, part.days) >= 1.0 for line in live):
+            if not any(_has_value(value, line, part.days) for line in live):
                 if value.role == "range" and all(any(_value_match(end, line) >= 1.0 for line in live)
                                                  for end in endpoints(value)):
                     continue

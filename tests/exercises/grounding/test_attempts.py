@@ -86,6 +86,56 @@ def test_submitted_attempt_cannot_be_changed_and_resubmission_keeps_every_attemp
     assert (first.number, second.number) == (1, 2) and Attempt.objects.count() == 2
 
 
+def test_a_save_that_read_the_attempt_before_it_was_submitted_changes_nothing_after(
+        learner: User, bookshop: Exercise) -> None:
+    """An autosave sent before 제출 but served after it holds a stale draft: it is refused, the seal stands.
+
+    The request read the attempt as a draft; the submit sealed it meanwhile. The save must read the
+    status again under the lock, not trust the copy it was given, or it rewrites a sealed attempt.
+    """
+    attempt = start(learner, bookshop)
+    stale = Attempt.objects.get(pk=attempt.pk)  # what the autosave's request read: a draft
+    claim = attempt.claims.get(order=1)
+    services.submit_attempt(attempt=attempt, marks={claim.pk: {"judgement": "grounded", "lines": "2"}})
+    for change in (lambda: services.mark_claims(attempt=stale, marks={claim.pk: {"lines": ""}}),
+                   lambda: services.merge_with_next(attempt=stale, claim_id=claim.pk),
+                   lambda: services.split_claim(attempt=stale, claim_id=claim.pk, before="토요일")):
+        with pytest.raises(Conflict):
+            change()
+    claim.refresh_from_db()
+    assert (claim.judgement, claim.cited_lines, attempt.claims.count()) == ("grounded", [2], 3)
+
+
+def test_the_submit_saves_the_pages_marks_and_seals_them_in_one_step(
+        learner_client: Client, learner: User, bookshop: Exercise) -> None:
+    """The 제출 post carries every mark; feedback is on those marks, and pressing 제출 twice shows the feedback."""
+    attempt = start(learner, bookshop)
+    claims = list(attempt.claims.all())
+    url = reverse("grounding:marks", args=[attempt.pk])
+    form = {"submit": "1", "confirm_unjudged": "1"}
+    form.update({f"judgement-{c.pk}": "" for c in claims})
+    form.update({f"judgement-{claims[0].pk}": "grounded", f"lines-{claims[0].pk}": "2"})
+    for _ in range(2):
+        response = learner_client.post(url, form)
+        assert response.status_code == 302 and response["Location"] == reverse("grounding:attempt", args=[attempt.pk])
+    attempt.refresh_from_db()
+    assert attempt.status == Attempt.Status.SUBMITTED
+    assert attempt.claims.get(order=1).cited_lines == [2]
+    assert attempt.feedback["claims"][0]["judgement"] == "grounded"
+
+
+def test_submit_with_unjudged_claims_saves_the_marks_and_asks_first(
+        learner_client: Client, learner: User, bookshop: Exercise) -> None:
+    """Without the confirmation the marks are kept, the attempt stays a draft, and the page asks."""
+    attempt = start(learner, bookshop)
+    first = attempt.claims.get(order=1)
+    response = learner_client.post(reverse("grounding:marks", args=[attempt.pk]),
+                                   {"submit": "1", f"judgement-{first.pk}": "no_data"})
+    assert response.status_code == 200 and "3개 중 1개 판단함" in response.content.decode()
+    attempt.refresh_from_db()
+    assert attempt.status == Attempt.Status.DRAFT and attempt.claims.get(order=1).judgement == "no_data"
+
+
 def test_merge_and_split_keep_offsets_into_the_paste(learner: User, bookshop: Exercise) -> None:
     attempt = start(learner, bookshop)
     first = attempt.claims.get(order=1)

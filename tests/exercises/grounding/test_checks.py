@@ -191,6 +191,14 @@ def test_greetings_and_advice_marked_not_a_claim_are_right_unless_the_source_is_
     assert contact["verdict"] == "set_aside"
 
 
+def test_a_heading_that_names_a_lines_subject_is_no_claim_in_the_verdict_as_in_the_hint() -> None:
+    """"## 독서 모임 참가비" shares line 8's words, yet marked 근거 it is 다시 보기 with the same rule the hint
+    uses (engine.is_aside), and marked 주장 아님 it is 맞음."""
+    assert shown("## 독서 모임 참가비", "not_claim", [])["verdict"] == "right"
+    item = shown("## 독서 모임 참가비", "grounded", [8])
+    assert item["verdict"] == "review" and item["check"] == "set_aside" and "제목" in item["basis"]
+
+
 def test_a_day_without_its_month_is_read_with_the_sources_month() -> None:
     """"첫 수업은 3일" against "12월 2일": a conflict read in December; "31일" against a range across
     the new year (two months) is not judged."""
@@ -249,3 +257,58 @@ def test_no_computation_multiplies_a_price_per_minutes_by_hours_or_adds_a_free_i
 
     assert computation(POOL, "3시간을 세우면 1,500원을 내야 합니다.", [3]) is None
     assert computation(POOL, "세 시간 세우면 처음 두 시간은 무료이고 나머지 한 시간에 3,000원을 내요.", [3]) is None
+
+
+THEATRE = ["소극장 관람 안내 (가상 자료)", "낮 공연 관람료는 1인당 9,000원이고 저녁 공연 관람료는 1인당 15,000원입니다.",
+           "밤 공연은 관람료가 1인당 6,000원입니다.", "학생은 모든 공연에서 1,000원을 할인받습니다.",
+           "프로그램 책자는 4,000원이며 예매하면 절반 값에 드립니다.",
+           "특별 공연은 배우 일정이 확정되면 날짜를 알려 드릴 예정입니다."]
+
+
+def test_no_line_is_asked_for_because_its_values_happen_to_add_up() -> None:
+    """A table row "| 밤 공연 | 6,000원 | 24,000원 |" (four tickets) citing line 3: 9,000원 + 15,000원 of line 2
+    also makes 24,000원, but that sum uses nothing the learner cited, so the site never says "2번 줄도 인용하세요";
+    the venue's 7,500원 (5,000원 cited × 1.5배 uncited) still asks for its line."""
+    item = shown("| 밤 공연 | 6,000원 | 24,000원 |", "grounded", [3], lines=THEATRE)
+    assert item["check"] != "incomplete_citation" and item["verdict"] != "review", item["basis"]
+    venue = shown("작은방 토요일 대관료는 시간당 7,500원입니다.", "grounded", [4], lines=VENUE)
+    assert venue["check"] == "incomplete_citation" and "6번 줄도 인용하세요" in venue["basis"]
+
+
+def test_half_and_saving_are_computing_words_so_no_value_conflict_is_claimed() -> None:
+    """"| 프로그램 책자(예매, 절반) | 2,000원 |" is half of line 5's 4,000원: never "원문과 어긋남"."""
+    item = shown("| 프로그램 책자(예매, 절반) | 2,000원 |", "grounded", [5], lines=THEATRE)
+    assert "어긋" not in item["basis"] and item["verdict"] != "review"
+
+
+def test_a_value_for_a_matter_the_source_leaves_pending_is_left_to_a_person() -> None:
+    """"특별 공연은 내년 3월부터 열려요": line 6 leaves the date pending, so whether the learner's 보류 or
+    자료없음 is right is not the absent-value check's to say; a made-up date for the booklet (never pending) is."""
+    for judgement in ("pending", "no_data"):
+        item = shown("특별 공연은 내년 3월부터 열려요.", judgement, [], lines=THEATRE)
+        assert item["check"] != "absent_value" and item["verdict"] == "unchecked", (judgement, item)
+    item = shown("프로그램 책자는 내년 3월부터 팝니다.", "no_data", [], lines=THEATRE)
+    assert item["check"] == "absent_value" and item["verdict"] == "right"
+
+
+def test_a_markdown_heading_is_not_a_claim() -> None:
+    """"### 주차 안내" is a heading: 주장 아님 is right and 자료없음 is told to mark it 주장 아님."""
+    assert shown("### 주차 안내", "not_claim", [], lines=THEATRE)["verdict"] == "right"
+    item = shown("### 주차 안내", "no_data", [], lines=THEATRE)
+    assert item["verdict"] == "review" and item["check"] == "set_aside"
+
+
+CLINIC = ["작은 의원 접종 안내 (가상 자료)", "독감 접종은 3일부터 28일까지 합니다.",
+          "독감 접종 비용은 성인 25,000원이고 만 65세 이상은 무료입니다.",
+          "대상포진 접종은 미리 예약한 사람만 받을 수 있습니다.", "폐렴 접종 비용은 1인당 30,000원입니다."]
+
+
+def test_a_price_times_people_backs_nothing_where_the_line_prices_some_people_apart() -> None:
+    """"두 분이 함께 맞으면 50,000원" citing a line where 만 65세 이상 is free: who the two are decides the sum,
+    so there is no verdict either way; one price for everyone ("1인당 30,000원") still computes."""
+    from exercises.grounding.engine.compute import computation
+
+    assert computation(CLINIC, "두 분이 함께 맞으면 50,000원입니다.", [3]) is None
+    for judgement in ("grounded", "no_data"):
+        assert shown("두 분이 함께 맞으면 50,000원입니다.", judgement, [3], lines=CLINIC)["verdict"] == fb.UNCHECKED
+    assert computation(CLINIC, "폐렴 접종을 두 분이 맞으면 60,000원입니다.", [5]) is not None

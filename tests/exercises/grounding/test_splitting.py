@@ -56,3 +56,23 @@ def test_a_bracketed_line_citation_and_a_wishing_sign_off() -> None:
     """"… 취소됩니다. [10번 줄]" keeps its citation; "즐거운 장보기 되세요" is a sign-off, not a claim."""
     assert texts("15분 넘게 늦으면 예약이 취소됩니다. [10번 줄]\n즐거운 장보기 되세요!") == [
         "15분 넘게 늦으면 예약이 취소됩니다. [10번 줄]"]
+
+
+def test_a_table_row_is_one_claim_even_with_a_linking_ending_in_a_cell() -> None:
+    """"30일이 지나고 열흘 더 두면" inside a row is one statement of that row; a sentence still splits at 고."""
+    answer = ("| 항목 | 내용 |\n|---|---|\n| 장기 보관료 | 30일이 지나고 열흘 더 두면 5,000원 |\n\n"
+              "보관은 30일까지 무료이고 그 뒤에는 열흘마다 5,000원입니다.")
+    assert texts(answer) == ["| 장기 보관료 | 30일이 지나고 열흘 더 두면 5,000원 |",
+                             "보관은 30일까지 무료이고", "그 뒤에는 열흘마다 5,000원입니다."]
+
+
+def test_an_emoji_before_a_space_ends_a_sentence_so_a_greeting_does_not_swallow_a_claim() -> None:
+    """"…문의 주셨네요 💉 독감 접종은 …" is a greeting, then a claim; the emoji after a claim stays with it."""
+    answer = "안녕하세요, 접종 문의 주셨네요 💉 독감 접종은 3일부터 받을 수 있어요! 비용은 25,000원입니다 😊 참고로 65세 이상은 무료예요."
+    assert texts(answer) == ["독감 접종은 3일부터 받을 수 있어요!", "비용은 25,000원입니다 😊", "참고로 65세 이상은 무료예요."]
+
+
+def test_the_askers_question_said_back_is_not_a_claim() -> None:
+    """"…얼마인지 물어보셨어요." and "…궁금하시군요" answer nothing."""
+    assert texts("독감 접종 비용이 얼마인지 물어보셨어요. 성인은 25,000원입니다. 주차가 되는지 궁금하시군요.") == [
+        "성인은 25,000원입니다."]

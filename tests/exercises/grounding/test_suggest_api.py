@@ -19,12 +19,15 @@ def post(client: Client, body: object, **extra: str):
 
 @pytest.mark.django_db
 def test_contract_shape(learner: User) -> None:
+    """Each result has the issue's fields (claim, lines best first, hint, cue, not_found) and ``basis``, the
+    reason a 근거 hint is shown (empty otherwise)."""
     response = post(signed_in(learner), {"source": SOURCE, "claims": ["토요일 오후 5시에 열어요.", "주차는 무료예요."]})
     assert response.status_code == 200
     results = response.json()["results"]
     assert [r["claim"] for r in results] == ["토요일 오후 5시에 열어요.", "주차는 무료예요."]
     for result in results:
-        assert set(result) == {"claim", "lines", "hint", "cue", "not_found"}
+        assert set(result) == {"claim", "lines", "hint", "cue", "not_found", "basis"}
+        assert (result["basis"] != "") == (result["hint"] == "근거")
         assert result["hint"] in {"근거", "보류", "주장 아님", "모름"}
         assert len(result["lines"]) <= 5
         scores = [line["score"] for line in result["lines"]]
