@@ -62,8 +62,9 @@ def get_lesson(request: VisitorApiRequest, slug: str) -> dict:
     }
 
 
-@router.get("/lessons/{slug}/self-checks/{key}/answer", response=SelfCheckAnswerOut, summary=str(_("확인 문제의 답과 해설 (로그인 필요)")))
+@router.post("/lessons/{slug}/self-checks/{key}/answer", response=SelfCheckAnswerOut, summary=str(_("확인 문제의 답과 해설 (로그인 필요)")))
 def reveal_answer(request: ApiRequest, slug: str, key: str) -> dict:
+    """A POST, because revealing is recorded ("answer revealed" beside the reading record): GET never writes."""
     check = selectors.access_self_check(request.auth, slug, key)
     services.record_completion(user=request.auth, lesson=check.version.lesson, kind="answer_revealed", item=key)
     return {"key": check.key, "question": check.question, "answer": check.answer, "explanation": check.explanation}

@@ -54,7 +54,7 @@ def give_records(user: User, count: int) -> None:
         attempt = grounding.start_attempt(user=user, exercise=exercise, answer_text=ANSWER,
                                           variant_key="", idempotency_key=uuid.uuid4().hex)
         if n % 2:
-            grounding.submit_attempt(attempt=attempt)
+            grounding.submit_attempt(user=attempt.user, attempt=attempt)
     lessons = list(Lesson.objects.with_current())
     for lesson in lessons:
         record_completion(user=user, lesson=lesson, kind=CompletionRecord.Kind.OPENED)

@@ -81,14 +81,14 @@ def save_marks(request: ApiRequest, attempt_id: int, payload: MarksIn) -> dict:
                           (("judgement", mark.judgement), ("lines", mark.lines), ("question", mark.question))
                           if value is not None}
              for mark in payload.marks}
-    services.mark_claims(attempt=attempt, marks=marks)
+    services.mark_claims(user=request.auth, attempt=attempt, marks=marks)
     return attempt_out(attempt)
 
 
 @router.post("/attempts/{attempt_id}/submit", response=AttemptOut, summary="시도 제출 (두 번 보내도 한 번)")
 def submit_attempt(request: ApiRequest, attempt_id: int) -> dict:
     attempt = selectors.access_own_draft(request.auth, attempt_id)
-    return attempt_out(services.submit_attempt(attempt=attempt))
+    return attempt_out(services.submit_attempt(user=request.auth, attempt=attempt))
 
 
 @router.get("/attempts/{attempt_id}/feedback", response=FeedbackOut, summary="주장별 피드백: 판정, 그 판정을 뒷받침한 확인, 또는 확인 안 됨",

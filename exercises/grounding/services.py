@@ -213,15 +213,25 @@ def _draft(attempt: Attempt) -> None:
         raise Conflict(_("이미 제출한 시도는 바꿀 수 없습니다. 새로 시도해 주세요."))
 
 
-def _locked_draft(attempt: Attempt) -> Attempt:
-    """The attempt read again under its row lock, refused if it was submitted meanwhile.
+def _locked_draft(user: User, attempt: Attempt) -> Attempt:
+    """The user's own attempt read again under its row lock, refused if it was submitted meanwhile.
+
+    Only its author changes an attempt: anyone else gets the 404 of ``selectors.access_own_draft``,
+    here too, so that a caller that skipped the selector cannot write to another learner's marks.
 
     The status the caller read before its transaction may be stale: an autosave still on its
     way when the learner pressed 제출 must not land between the submit's last marks and its seal,
     nor change a sealed attempt after it (on SQLite the IMMEDIATE transaction is the lock).
     """
-    locked = Attempt.objects.select_for_update().get(pk=attempt.pk)
+    locked = _locked_own(user, attempt)
     _draft(locked)
+    return locked
+
+
+def _locked_own(user: User, attempt: Attempt) -> Attempt:
+    locked = Attempt.objects.select_for_update().filter(pk=attempt.pk, user_id=user.pk).first()
+    if locked is None:
+        raise NotFound(_("그런 시도는 없습니다."), target=attempt, reason="남의 시도 고치기")
     return locked
 
 
@@ -245,9 +255,13 @@ def parse_lines(raw: str | list[int], *, line_count: int) -> list[int]:
 
 
 @transaction.atomic(durable=True)
-def mark_claims(*, attempt: Attempt, marks: dict[int, dict[str, str | list[int]]]) -> None:
-    """Save the learner's marks: {claim id: {judgement, question, lines}} (only the fields sent change)."""
-    _apply_marks(_locked_draft(attempt), marks)
+def mark_claims(*, user: User, attempt: Attempt, marks: dict[int, dict[str, str | list[int]]]) -> None:
+    """Save the learner's marks: {claim id: {judgement, question, lines}} (only the fields sent change).
+
+    A draft's marks are the learner's working notes, like an evidence draft: not audited; the
+    submission that seals them is.
+    """
+    _apply_marks(_locked_draft(user, attempt), marks)
 
 
 def _apply_marks(attempt: Attempt, marks: dict[int, dict[str, str | list[int]]]) -> None:
@@ -305,9 +319,9 @@ def suggest_allowance() -> int:
 
 
 @transaction.atomic(durable=True)
-def merge_with_next(*, attempt: Attempt, claim_id: int) -> None:
+def merge_with_next(*, user: User, attempt: Attempt, claim_id: int) -> None:
     """Join a claim with the one after it; the text is taken again from the pasted answer by offsets."""
-    attempt = _locked_draft(attempt)
+    attempt = _locked_draft(user, attempt)
     claims = list(attempt.claims.select_for_update())
     index = next((i for i, c in enumerate(claims) if c.pk == claim_id), None)
     if index is None:
@@ -325,9 +339,9 @@ def merge_with_next(*, attempt: Attempt, claim_id: int) -> None:
 
 
 @transaction.atomic(durable=True)
-def split_claim(*, attempt: Attempt, claim_id: int, before: str) -> None:
+def split_claim(*, user: User, attempt: Attempt, claim_id: int, before: str) -> None:
     """Split a claim where the text ``before`` begins (the first word of the new second claim)."""
-    attempt = _locked_draft(attempt)
+    attempt = _locked_draft(user, attempt)
     claim = attempt.claims.select_for_update().filter(pk=claim_id).first()
     if claim is None:
         raise NotFound(_("그런 주장은 없습니다."))
@@ -361,7 +375,7 @@ def _renumber(attempt: Attempt) -> None:
 
 
 @transaction.atomic(durable=True)
-def submit_attempt(*, attempt: Attempt, marks: dict[int, dict[str, str | list[int]]] | None = None,
+def submit_attempt(*, user: User, attempt: Attempt, marks: dict[int, dict[str, str | list[int]]] | None = None,
                    unjudged_confirmed: bool = True) -> Attempt:
     """Save the page's last marks and seal the attempt with its feedback, in one transaction.
 
@@ -370,7 +384,7 @@ def submit_attempt(*, attempt: Attempt, marks: dict[int, dict[str, str | list[in
     no longer holds). With unjudged claims left and ``unjudged_confirmed`` false, the marks are
     saved and the attempt stays a draft: the caller asks. Submitting twice changes nothing.
     """
-    attempt = Attempt.objects.select_for_update().get(pk=attempt.pk)
+    attempt = _locked_own(user, attempt)
     if attempt.status == Attempt.Status.SUBMITTED:
         return attempt
     if marks:
@@ -388,6 +402,8 @@ def submit_attempt(*, attempt: Attempt, marks: dict[int, dict[str, str | list[in
     attempt.status = Attempt.Status.SUBMITTED
     attempt.submitted_at = timezone.now()
     attempt.save(update_fields=["feedback", "status", "submitted_at"])
+    audit.record(actor=user, action="grounding.submit", target=attempt,
+                 after={"claims": [[c["order"], c["verdict"]] for c in attempt.feedback["claims"]]})
     record_completion(user=attempt.user, lesson=attempt.exercise.lesson,
                       kind=CompletionRecord.Kind.EXERCISE_ATTEMPTED, item=attempt.exercise.slug)
     return attempt

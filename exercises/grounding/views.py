@@ -95,7 +95,7 @@ def save_marks(request: SignedInRequest, attempt_id: int) -> HttpResponse:
     form = MarksForm(request.POST, claim_ids=list(attempt.claims.values_list("pk", flat=True)))
     cleaned(form)
     if form.submitting:
-        attempt = services.submit_attempt(attempt=attempt, marks=form.marks(),
+        attempt = services.submit_attempt(user=request.user, attempt=attempt, marks=form.marks(),
                                           unjudged_confirmed=form.unjudged_confirmed)
         if attempt.status == Attempt.Status.DRAFT:
             # A real step, not a script's confirm(): the marks are saved and the learner chooses here.
@@ -104,7 +104,7 @@ def save_marks(request: SignedInRequest, attempt_id: int) -> HttpResponse:
                           {"attempt": attempt, "total": total, "judged": judged, "unjudged": total - judged,
                            "unjudged_claims": selectors.unjudged_claims(attempt)})
         return redirect("grounding:attempt", attempt_id=attempt.pk)
-    services.mark_claims(attempt=attempt, marks=form.marks())
+    services.mark_claims(user=request.user, attempt=attempt, marks=form.marks())
     if request.htmx:
         return render(request, "grounding/attempt_marking.html#saved", {"attempt": attempt, "saved_at": timezone.now()})
     return redirect("grounding:attempt", attempt_id=attempt.pk)
@@ -113,7 +113,7 @@ def save_marks(request: SignedInRequest, attempt_id: int) -> HttpResponse:
 @require_POST
 def merge_claim(request: SignedInRequest, attempt_id: int, claim_id: int) -> HttpResponse:
     attempt = selectors.access_own_draft(request.user, attempt_id)
-    services.merge_with_next(attempt=attempt, claim_id=claim_id)
+    services.merge_with_next(user=request.user, attempt=attempt, claim_id=claim_id)
     return _claims_or_redirect(request, attempt)
 
 
@@ -122,7 +122,7 @@ def split_claim(request: SignedInRequest, attempt_id: int, claim_id: int) -> Htt
     attempt = selectors.access_own_draft(request.user, attempt_id)
     form = SplitForm(request.POST, claim_id=claim_id)
     cleaned(form)
-    services.split_claim(attempt=attempt, claim_id=claim_id, before=form.before())
+    services.split_claim(user=request.user, attempt=attempt, claim_id=claim_id, before=form.before())
     return _claims_or_redirect(request, attempt)
 
 

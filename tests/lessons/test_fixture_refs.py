@@ -54,9 +54,9 @@ def judged(user: User, exercise: Exercise, key: str):
     """An attempt whose claims are all linked to the opening-hours question, so its explanation is shown."""
     attempt = grounding.start_attempt(user=user, exercise=exercise, answer_text=ANSWER, variant_key="",
                                       idempotency_key=key)
-    grounding.mark_claims(attempt=attempt, marks={c.pk: {"judgement": "grounded", "question": "visit-1700",
+    grounding.mark_claims(user=attempt.user, attempt=attempt, marks={c.pk: {"judgement": "grounded", "question": "visit-1700",
                                                          "lines": "2"} for c in attempt.claims.all()})
-    grounding.submit_attempt(attempt=attempt)
+    grounding.submit_attempt(user=attempt.user, attempt=attempt)
     return attempt
 
 

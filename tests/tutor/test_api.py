@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from lessons import selectors
-from lessons.models import Lesson, SelfReport
+from lessons.models import CompletionRecord, Lesson, SelfReport
 from lessons.services import set_lesson_published
 from tests.conftest import signed_in
 from tutor.services import issue_api_token, revoke_api_token
@@ -55,13 +55,21 @@ def test_one_lesson_carries_questions_but_no_answers(client: Client, lesson: Les
 
 def test_visitor_cannot_read_a_self_check_answer(client: Client, lesson: Lesson) -> None:
     """An anonymous visitor gets 401 and no part of the answer."""
-    response = client.get(answer_url(lesson))
+    response = client.post(answer_url(lesson))
     assert_problem(response, 401, "sign_in_required")
     assert lesson.current_version.self_checks.first().explanation not in response.content.decode()
 
 
-def test_learner_reads_an_answer(learner_client: Client, lesson: Lesson) -> None:
+def test_a_get_reveals_nothing_and_records_nothing(learner_client: Client, lesson: Lesson) -> None:
+    """Revealing is recorded, so it is a POST: a GET (a prefetch, a crawler) gets 405, no answer and no record."""
     response = learner_client.get(answer_url(lesson))
+    assert response.status_code == 405
+    assert lesson.current_version.self_checks.first().explanation not in response.content.decode()
+    assert not CompletionRecord.objects.filter(lesson=lesson, kind="answer_revealed").exists()
+
+
+def test_learner_reads_an_answer(learner_client: Client, lesson: Lesson) -> None:
+    response = learner_client.post(answer_url(lesson))
     assert response.status_code == 200
     assert response.json()["explanation"] == lesson.current_version.self_checks.first().explanation
 
@@ -69,7 +77,7 @@ def test_learner_reads_an_answer(learner_client: Client, lesson: Lesson) -> None
 def test_unpublished_lesson_is_404_in_the_api_for_learners(learner_client: Client, instructor: User, lesson: Lesson) -> None:
     set_lesson_published(lesson=lesson, published=False, actor=None, reason="시험")
     assert_problem(learner_client.get(f"/api/lessons/{lesson.slug}"), 404, "not_found")
-    assert_problem(learner_client.get(answer_url(lesson)), 404, "not_found")
+    assert_problem(learner_client.post(answer_url(lesson)), 404, "not_found")
     assert lesson.slug not in [item["slug"] for item in learner_client.get("/api/lessons").json()]
     preview = signed_in(instructor).get(f"/api/lessons/{lesson.slug}").json()
     assert preview["is_published"] is False

@@ -25,9 +25,9 @@ ELSEWHERE = "독서 모임은, 책방 이층 모임방에서 열립니다!"
 
 def submit(user: User, exercise: Exercise, text: str, judgement: str, key: str, lines: str = "") -> Attempt:
     attempt = services.start_attempt(user=user, exercise=exercise, answer_text=text, variant_key="", idempotency_key=key)
-    services.mark_claims(attempt=attempt, marks={c.pk: {"judgement": judgement, "question": "", "lines": lines}
+    services.mark_claims(user=attempt.user, attempt=attempt, marks={c.pk: {"judgement": judgement, "question": "", "lines": lines}
                                                  for c in attempt.claims.all()})
-    return services.submit_attempt(attempt=attempt)
+    return services.submit_attempt(user=attempt.user, attempt=attempt)
 
 
 def only_claim(attempt: Attempt) -> dict:

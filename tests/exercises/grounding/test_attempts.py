@@ -12,7 +12,8 @@ from exercises.grounding import services
 from exercises.grounding.models import Attempt, ClaimMark, Exercise
 from lessons.models import CompletionRecord, SelfReport
 from tests.conftest import signed_in
-from tutor.errors import Conflict, TutorError
+from tutor.errors import Conflict, NotFound, TutorError
+from tutor.models import AuditEntry
 from tutor.roles import Role
 
 ANSWER = (
@@ -27,7 +28,7 @@ def start(user: User, exercise: Exercise, text: str = ANSWER, key: str = "k", va
 
 def mark(attempt: Attempt, order: int, **fields: str) -> None:
     claim = attempt.claims.get(order=order)
-    services.mark_claims(attempt=attempt, marks={claim.pk: fields})
+    services.mark_claims(user=attempt.user, attempt=attempt, marks={claim.pk: fields})
 
 
 def test_pasted_answer_is_split_into_claims_with_offsets(learner: User, bookshop: Exercise) -> None:
@@ -69,7 +70,7 @@ def test_too_long_or_empty_paste_keeps_the_text_with_the_message_beside_the_fiel
 
 
 def test_submission_is_a_completion_record_never_a_grade(learner: User, bookshop: Exercise) -> None:
-    attempt = services.submit_attempt(attempt=start(learner, bookshop))
+    attempt = services.submit_attempt(user=learner, attempt=start(learner, bookshop))
     assert CompletionRecord.objects.filter(user=learner, kind="exercise_attempted", item="bookshop").count() == 1
     assert not SelfReport.objects.exists()
     text = str(attempt.feedback)
@@ -77,11 +78,36 @@ def test_submission_is_a_completion_record_never_a_grade(learner: User, bookshop
         assert word not in text
 
 
+def test_only_the_author_writes_an_attempt_even_past_the_page(learner: User, other_learner: User, instructor: User,
+                                                              bookshop: Exercise) -> None:
+    """The writers check the author themselves: another learner or an instructor calling them gets the page's
+    404 for marks, merge, split and submit, and the attempt is unchanged; the author's submit is audited."""
+    attempt = start(learner, bookshop)
+    claim = attempt.claims.get(order=1)
+    for someone in (other_learner, instructor):
+        with pytest.raises(NotFound):
+            services.mark_claims(user=someone, attempt=attempt, marks={claim.pk: {"judgement": "근거"}})
+        with pytest.raises(NotFound):
+            services.merge_with_next(user=someone, attempt=attempt, claim_id=claim.pk)
+        with pytest.raises(NotFound):
+            services.split_claim(user=someone, attempt=attempt, claim_id=claim.pk, before="오후")
+        with pytest.raises(NotFound):
+            services.submit_attempt(user=someone, attempt=attempt)
+    attempt.refresh_from_db()
+    assert attempt.status == Attempt.Status.DRAFT and attempt.claims.count() == 3
+    assert attempt.claims.get(order=1).judgement == ""
+    assert not AuditEntry.objects.filter(action="grounding.submit").exists()
+    services.submit_attempt(user=learner, attempt=attempt)
+    services.submit_attempt(user=learner, attempt=attempt)
+    entries = AuditEntry.objects.filter(action="grounding.submit")
+    assert [(e.actor_id, e.target_id) for e in entries] == [(learner.pk, str(attempt.pk))]
+
+
 def test_submitted_attempt_cannot_be_changed_and_resubmission_keeps_every_attempt(learner: User, bookshop: Exercise) -> None:
-    first = services.submit_attempt(attempt=start(learner, bookshop, key="a"))
+    first = services.submit_attempt(user=learner, attempt=start(learner, bookshop, key="a"))
     with pytest.raises(Conflict):
         mark(first, 1, judgement="no_data")
-    assert services.submit_attempt(attempt=first).submitted_at == first.submitted_at
+    assert services.submit_attempt(user=first.user, attempt=first).submitted_at == first.submitted_at
     second = start(learner, bookshop, key="b")
     assert (first.number, second.number) == (1, 2) and Attempt.objects.count() == 2
 
@@ -96,10 +122,10 @@ def test_a_save_that_read_the_attempt_before_it_was_submitted_changes_nothing_af
     attempt = start(learner, bookshop)
     stale = Attempt.objects.get(pk=attempt.pk)  # what the autosave's request read: a draft
     claim = attempt.claims.get(order=1)
-    services.submit_attempt(attempt=attempt, marks={claim.pk: {"judgement": "grounded", "lines": "2"}})
-    for change in (lambda: services.mark_claims(attempt=stale, marks={claim.pk: {"lines": ""}}),
-                   lambda: services.merge_with_next(attempt=stale, claim_id=claim.pk),
-                   lambda: services.split_claim(attempt=stale, claim_id=claim.pk, before="토요일")):
+    services.submit_attempt(user=attempt.user, attempt=attempt, marks={claim.pk: {"judgement": "grounded", "lines": "2"}})
+    for change in (lambda: services.mark_claims(user=stale.user, attempt=stale, marks={claim.pk: {"lines": ""}}),
+                   lambda: services.merge_with_next(user=stale.user, attempt=stale, claim_id=claim.pk),
+                   lambda: services.split_claim(user=stale.user, attempt=stale, claim_id=claim.pk, before="토요일")):
         with pytest.raises(Conflict):
             change()
     claim.refresh_from_db()
@@ -139,16 +165,16 @@ def test_submit_with_unjudged_claims_saves_the_marks_and_asks_first(
 def test_merge_and_split_keep_offsets_into_the_paste(learner: User, bookshop: Exercise) -> None:
     attempt = start(learner, bookshop)
     first = attempt.claims.get(order=1)
-    services.merge_with_next(attempt=attempt, claim_id=first.pk)
+    services.merge_with_next(user=attempt.user, attempt=attempt, claim_id=first.pk)
     merged = attempt.claims.get(order=1)
     assert attempt.claims.count() == 2 and merged.text == attempt.answer_text[merged.start:merged.end]
     assert "주차는" in merged.text
-    services.split_claim(attempt=attempt, claim_id=merged.pk, before="주차는")
+    services.split_claim(user=attempt.user, attempt=attempt, claim_id=merged.pk, before="주차는")
     assert attempt.claims.count() == 3
     for claim in attempt.claims.all():
         assert claim.text == attempt.answer_text[claim.start:claim.end]
     with pytest.raises(TutorError):
-        services.split_claim(attempt=attempt, claim_id=merged.pk, before="없는낱말")
+        services.split_claim(user=attempt.user, attempt=attempt, claim_id=merged.pk, before="없는낱말")
 
 
 def test_cited_lines_outside_the_source_are_refused(learner: User, bookshop: Exercise) -> None:
@@ -178,7 +204,7 @@ def test_pasted_html_is_escaped_everywhere(learner_client: Client, learner: User
         page = learner_client.get(url).content.decode()
         assert "<script>alert(1)" not in page and "<img src=x" not in page
         assert "&lt;script&gt;" in page
-    services.submit_attempt(attempt=attempt)
+    services.submit_attempt(user=attempt.user, attempt=attempt)
     page = learner_client.get(reverse("grounding:attempt", args=[attempt.pk])).content.decode()
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(2)&gt;" in page
 

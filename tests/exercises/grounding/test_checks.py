@@ -146,6 +146,20 @@ def test_the_check_table_runs_in_order_and_a_holding_finding_keeps_the_claim_unc
     assert [check.name for check, _ in fb.run_checks(context, (never, *fb.CHECKS))] == ["verbatim"]
 
 
+def test_a_doubled_misnamed_unlabelled_or_soft_final_check_stops_the_site_at_start_up() -> None:
+    """The declared table is validated by a system check: the course's own table passes; a doubled name, a name
+    that is not snake_case, an empty label and a soft check marked final are each an error with its id."""
+    from django.core import checks as django_checks
+
+    from exercises.grounding.checks import check_table
+
+    assert check_table(fb.CHECKS) == []
+    assert not [e for e in django_checks.run_checks() if e.id.startswith("grounding.")]
+    bad = (fb.CHECKS[0], fb.CHECKS[0], fb.Check("Missing-Line", "x", fb.missing_line),
+           fb.Check("quiet", " ", fb.missing_line), fb.Check("hold", "h", fb.unrelated_citation, soft=True, final=True))
+    assert sorted(e.id for e in check_table(bad)) == ["grounding.E002", "grounding.E003", "grounding.E004", "grounding.E005"]
+
+
 @pytest.mark.parametrize(("word", "pair", "expected"), [
     ("근거", "이/가", "근거가"), ("보류", "이/가", "보류가"), ("자료없음", "이/가", "자료없음이"),
     ("'7,500원'", "은/는", "'7,500원'은"), ("'밤 9시'", "은/는", "'밤 9시'는"), ("'2'", "을/를", "'2'를"),

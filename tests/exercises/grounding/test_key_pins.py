@@ -47,9 +47,9 @@ def change_saturday_through_admin(fixture_admin: User) -> Fixture:
 def mark_and_submit(user: User, exercise: Exercise, text: str, marks: list[tuple[str, str]], key: str) -> Attempt:
     attempt = services.start_attempt(user=user, exercise=exercise, answer_text=text, variant_key="", idempotency_key=key)
     claims = list(attempt.claims.all())
-    services.mark_claims(attempt=attempt, marks={c.pk: {"judgement": j, "lines": lines}
+    services.mark_claims(user=attempt.user, attempt=attempt, marks={c.pk: {"judgement": j, "lines": lines}
                                                  for c, (j, lines) in zip(claims, marks, strict=True)})
-    services.submit_attempt(attempt=attempt)
+    services.submit_attempt(user=attempt.user, attempt=attempt)
     attempt.refresh_from_db()
     return attempt
 
