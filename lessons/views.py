@@ -9,9 +9,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from tutor import access
+from tutor.forms import cleaned
 from tutor.http import Request, SignedInRequest
 
 from . import page_cache, selectors, services
+from .forms import UnderstoodForm
 from .models import (
     CompletionRecord,
     Course,
@@ -112,9 +114,7 @@ def self_check_answer(request: SignedInRequest, slug: str, key: str) -> HttpResp
 @require_POST
 def self_check_understood(request: SignedInRequest, slug: str, key: str) -> HttpResponse:
     check = selectors.access_self_check(request.user, slug, key)
-    raw = request.POST.get("confidence", "")
-    confidence = int(raw) if raw in {"1", "2", "3"} else None
-    report = services.report_understood(user=request.user, self_check=check, confidence=confidence)
+    report = services.report_understood(user=request.user, self_check=check, **cleaned(UnderstoodForm(request.POST)))
     if request.htmx:
         return render(request, "lessons/lesson_detail.html#understood", {"report": report, "check": check})
     return redirect(reverse("lessons:detail", args=[slug]) + f"#check-{key}")

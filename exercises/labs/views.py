@@ -10,9 +10,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
+from tutor.forms import cleaned
 from tutor.http import SignedInRequest
 
 from . import push, records, selectors, services
+from .forms import DownloadForm, RunForm
 from .models import Lab
 
 
@@ -45,10 +47,7 @@ def lab_detail(request: SignedInRequest, slug: str) -> HttpResponse:
 @require_POST
 def request_run(request: SignedInRequest, slug: str) -> HttpResponse:
     lab = selectors.access_lab(request.user, slug)
-    run = services.request_run(
-        user=request.user, lab=lab, code=request.POST.get("code", ""), step=request.POST.get("step", "run"),
-        idempotency_key=request.POST.get("idempotency_key", ""), prediction=request.POST.get("prediction", ""),
-    )
+    run = services.request_run(user=request.user, lab=lab, **cleaned(RunForm(request.POST)))
     if request.htmx:
         return render(request, "labs/lab_detail.html#run-started",
                       {"run": run, "lab": lab, "idempotency_key": uuid.uuid4().hex})
@@ -82,7 +81,8 @@ def run_detail(request: SignedInRequest, run_id: int) -> HttpResponse:
 def download_code(request: SignedInRequest, slug: str) -> HttpResponse:
     """Send back the editor's code as a file, so downloading works without JavaScript too."""
     lab = selectors.access_lab(request.user, slug)
-    response = HttpResponse(request.POST.get("code", ""), content_type="text/x-python; charset=utf-8")
+    code = cleaned(DownloadForm(request.POST))["code"]
+    response = HttpResponse(code, content_type="text/x-python; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{lab.slug}.py"'
     return response
 

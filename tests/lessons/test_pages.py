@@ -92,6 +92,16 @@ def test_understood_is_stored_once_with_a_time_and_no_score(learner: User, learn
     assert not hasattr(report, "score") and not hasattr(report, "grade")
 
 
+def test_an_odd_confidence_is_refused_in_korean_and_stores_nothing(learner: User, learner_client: Client,
+                                                                   lesson: Lesson) -> None:
+    """The page's form takes 1-3 or nothing, as the API's schema does: "9" is a Korean refusal, not a 500."""
+    check = first_check(lesson)
+    response = learner_client.post(reverse("lessons:understood", args=[lesson.slug, check.key]), {"confidence": "9"}, **HX)
+    assert response.status_code == 400
+    assert "확신 정도는 1, 2, 3 가운데 하나를 고르세요." in response.content.decode()
+    assert not SelfReport.objects.filter(user=learner).exists()
+
+
 def test_understood_without_javascript_redirects_back_to_the_question(learner_client: Client, lesson: Lesson) -> None:
     check = first_check(lesson)
     response = learner_client.post(reverse("lessons:understood", args=[lesson.slug, check.key]))

@@ -415,6 +415,17 @@ def test_only_the_cohorts_instructor_changes_the_join_code(learner: User, assist
         assert signed_in(person).post(reverse("cohorts:join-code", args=[cohort.pk]),
                                       {"action": "off"}).status_code == 404
     assert Client().post(reverse("cohorts:join-code", args=[cohort.pk]), {"action": "off"}).status_code == 302
+    assert signed_in(learner).post(reverse("cohorts:join-code", args=[cohort.pk]), {"action": "?"}).status_code == 404
+    assert Cohort.objects.get(pk=cohort.pk).join_code == code
+
+
+def test_an_odd_join_code_action_changes_nothing_and_says_why(instructor: User, cohort: Cohort) -> None:
+    """The page's form knows two buttons: any other value is refused on the cohort page, the code unchanged."""
+    services.set_join_code(actor=instructor, cohort=cohort, enabled=True)
+    code = Cohort.objects.get(pk=cohort.pk).join_code
+    response = signed_in(instructor).post(reverse("cohorts:join-code", args=[cohort.pk]), {"action": "drop"}, follow=True)
+    assert response.status_code == 200
+    assert "새 코드를 만들거나 코드를 끄는 것만 할 수 있습니다." in response.content.decode()
     assert Cohort.objects.get(pk=cohort.pk).join_code == code
 
 

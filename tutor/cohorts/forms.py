@@ -12,7 +12,19 @@ from django.utils.translation import gettext_lazy as _
 
 from tutor import throttle
 from tutor.errors import Throttled
+from tutor.forms import cleaned
 from tutor.roles import CohortRole
+
+
+class JoinCodeForm(forms.Form):
+    """참여 코드: a new code (or turning it on) or turning it off, by the button pressed."""
+
+    action = forms.ChoiceField(choices=[("new", _("새 코드 만들기")), ("off", _("코드 끄기"))], required=False,
+                               error_messages={"invalid_choice": _("새 코드를 만들거나 코드를 끄는 것만 할 수 있습니다.")})
+
+    def enabled(self) -> bool:
+        """Whether the cohort has a join code afterwards (a form without the field, as before, makes a new one)."""
+        return cleaned(self)["action"] != "off"
 
 
 class CohortForm(forms.Form):

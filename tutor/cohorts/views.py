@@ -20,6 +20,7 @@ from . import selectors, services
 from .forms import (
     CohortForm,
     InvitationForm,
+    JoinCodeForm,
     JoinForm,
     MemberForm,
     MoveForm,
@@ -150,10 +151,12 @@ def resend_invitation(request: SignedInRequest, cohort_id: int, username: str) -
 @login_required
 @require_POST
 def join_code(request: SignedInRequest, cohort_id: int) -> HttpResponse:
-    enabled = request.POST.get("action") != "off"
-    done = _("새 참여 코드를 만들었습니다. 예전 코드는 이제 쓸 수 없습니다.") if enabled else _("참여 코드를 껐습니다.")
+    form = JoinCodeForm(request.POST)
+    # the form is read inside the action, after the cohort's access: a stranger's odd value is still a 404
+    off = form.is_valid() and not form.enabled()
+    done = _("참여 코드를 껐습니다.") if off else _("새 참여 코드를 만들었습니다. 예전 코드는 이제 쓸 수 없습니다.")
     return _act(request, cohort_id, Perm.ENROL, done,
-                lambda c: services.set_join_code(actor=request.user, cohort=c, enabled=enabled))
+                lambda c: services.set_join_code(actor=request.user, cohort=c, enabled=form.enabled()))
 
 
 @login_required

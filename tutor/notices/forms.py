@@ -6,7 +6,15 @@ from typing import Any
 
 from django import forms
 
+from tutor.forms import IdListField
+
 from .models import Kind, Mode
+
+
+class MarkReadForm(forms.Form):
+    """읽음 표시: the ids of the notices ticked (only the reader's own are marked: ``services.mark_read``)."""
+
+    ids = IdListField(required=False)
 
 
 class PreferencesForm(forms.Form):

@@ -9,10 +9,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from tutor.accounts.views import private
+from tutor.forms import cleaned
 from tutor.http import SignedInRequest
 
 from . import selectors, services
-from .forms import PreferencesForm
+from .forms import MarkReadForm, PreferencesForm
 from .models import Kind
 
 
@@ -34,8 +35,7 @@ def unread_badge(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def mark_read(request: SignedInRequest) -> HttpResponse:
-    ids = [int(value) for value in request.POST.getlist("ids") if value.isdigit()]
-    services.mark_read(user=request.user, ids=ids)
+    services.mark_read(user=request.user, **cleaned(MarkReadForm(request.POST)))
     return redirect("notices:list")
 
 
