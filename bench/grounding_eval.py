@@ -25,6 +25,9 @@ Splits, kept apart:
 - ``blind-c``: tests/data/grounding_blind_2026-12-06c.yaml, a third blind set in the same schema
   (ten new notices, 380 claims), written on 2026-12-06 by a writer who saw neither the engine nor
   any other data set, committed before its first measurement.
+- ``blind-d``: tests/data/grounding_blind_2026-12-06d.yaml, a fourth blind set in the same schema
+  (ten new notices, 40 answers, 426 claims), written on 2026-12-06 by a writer who read only the schema
+  header, committed before its first measurement; it stands for the engine's changes made after it.
 
 For sets of whole answers, claims are the gold spans (Markdown emphasis removed, as the
 splitter does), each linked to its answer's question for the second link policy, and the
@@ -76,7 +79,8 @@ BATCH = 5
 BLIND = DATA / "grounding_blind_2026-12-04.yaml"
 BLIND_B = DATA / "grounding_blind_2026-12-04b.yaml"
 BLIND_C = DATA / "grounding_blind_2026-12-06c.yaml"
-BLIND_SETS = ("blind", "blind-b", "blind-c")
+BLIND_D = DATA / "grounding_blind_2026-12-06d.yaml"
+BLIND_SETS = ("blind", "blind-b", "blind-c", "blind-d")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -407,7 +411,7 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
         dev_path = DATA / f"grounding_{dev_name.replace('-', '_')}.yaml"
         if dev_path.exists():
             answer_sets.append((dev_name, dev_path))
-    for blind_name, blind_path in (("blind", BLIND), ("blind-b", BLIND_B), ("blind-c", BLIND_C)):
+    for blind_name, blind_path in (("blind", BLIND), ("blind-b", BLIND_B), ("blind-c", BLIND_C), ("blind-d", BLIND_D)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:
