@@ -18,10 +18,11 @@ Splits, kept apart:
 - ``blind``: tests/data/grounding_blind_2026-12-04.yaml, the same schema, written by
   someone who never saw the engine and never tuned on. Only aggregate figures are printed
   for it (``-v blind`` is refused);
-- ``blind-b``: tests/data/grounding_blind_2026-12-04b.yaml, a second blind set in the same
-  schema, written the same day by another writer who saw neither the engine nor the first
-  blind set. The first blind set's per-check counts were seen once (one check's verdict was
-  then turned into a hold on principle); ``blind-b`` had been run by nobody before that.
+- ``dev-b`` (was ``blind-b``): tests/data/grounding_blind_2026-12-04b.yaml, a second blind set in the
+  same schema, written on 2026-12-04 by a writer who saw neither the engine nor the first blind set, and
+  run as blind (aggregate figures only) until 2026-12-06. Since the evening of 2026-12-06, once
+  ``blind-d`` was committed and measured, it is development data: its misses are read and tuned on, so
+  its figures are no longer blind ones.
 - ``blind-c``: tests/data/grounding_blind_2026-12-06c.yaml, a third blind set in the same schema
   (ten new notices, 380 claims), written on 2026-12-06 by a writer who saw neither the engine nor
   any other data set, committed before its first measurement.
@@ -80,7 +81,7 @@ BLIND = DATA / "grounding_blind_2026-12-04.yaml"
 BLIND_B = DATA / "grounding_blind_2026-12-04b.yaml"
 BLIND_C = DATA / "grounding_blind_2026-12-06c.yaml"
 BLIND_D = DATA / "grounding_blind_2026-12-06d.yaml"
-BLIND_SETS = ("blind", "blind-b", "blind-c", "blind-d")
+BLIND_SETS = ("blind", "blind-c", "blind-d")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -411,7 +412,8 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
         dev_path = DATA / f"grounding_{dev_name.replace('-', '_')}.yaml"
         if dev_path.exists():
             answer_sets.append((dev_name, dev_path))
-    for blind_name, blind_path in (("blind", BLIND), ("blind-b", BLIND_B), ("blind-c", BLIND_C), ("blind-d", BLIND_D)):
+    answer_sets.append(("dev-b", BLIND_B))  # blind until 2026-12-06 (see above)
+    for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:

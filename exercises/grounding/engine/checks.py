@@ -21,12 +21,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .analysis import PLAN, SILENCE_RE, UNSETTLED, Segment, analyse, analyse_claim
+from .analysis import PLAN, POSSIBILITY, SILENCE_RE, UNSETTLED, Segment, analyse, analyse_claim
 from .claims import linked_clauses
 from .hangul import normalise, word_similarity
 from .lexicon import AMENITIES
 from .matcher import MATCHED as MATCHED_WORD
-from .matcher import _check_value, index_for, score
+from .matcher import SourceIndex, _check_value, index_for, score
 from .values import Value, compatible
 
 _CERTAIN_KINDS = ("time", "date", "money", "dur")
@@ -108,13 +108,22 @@ def may_compute(claim: str) -> bool:
     return bool(values) and (bool(_COMPUTING.search(norm)) or len(values) > 1)
 
 
+def _leaves_open(index: SourceIndex, number: int) -> bool:
+    """Whether the line says something of it is planned, undecided or only possible (its cues)."""
+    return any(segment.cues & {PLAN, UNSETTLED, POSSIBILITY} for line in index.lines if line.number == number
+               for segment in line.segments)
+
+
 def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> list[ValueConflict]:
     """The claim's stated values (see ``stated_values``) that the cited lines contradict.
 
     Only against cited lines that state a value of the same kind, with no rate or shift
     beside it (…당, 씩, 1.5배, 10%, 30분 전에: the claim may be computed from it), next to
     words the claim shares (the qualifier: 성인 5,000원 is not 어린이 3,000원). A count
-    compares only with a count the source words with the same unit.
+    compares only with a count the source words with the same unit. Never against a line that
+    leaves its matter open (예정, 검토 중, 추후 안내, "26일로 미뤄질 수 있습니다"): a claim that
+    settles it with another value ("3월까지 연장 확정") may be a guess at what is pending (보류)
+    or an invention (자료없음), and which one is a person's call.
     """
     index = index_for(_lines(source))
     lines = [line for line in index.lines if line.number in set(cited) and line.segments]
@@ -146,7 +155,7 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
         if not (shares_word or shares_days):
             continue  # nothing but the value ties the claim to these lines: not "the source's own"
         status, number = _check_value(index, part, value, lines)
-        if status == "conflict" and number is not None:
+        if status == "conflict" and number is not None and not _leaves_open(index, number):
             found.append(ValueConflict(claim_text=part.text[value.span[0]:value.span[1]].strip(), line=number))
     return found
 

@@ -24,7 +24,10 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 # A sentence ends at its punctuation, or at an emoji before a space: chat answers write
 # "문의 주셨네요 🚲 20일부터 탈 수 있어요" with the emoji as the full stop.
 _EMOJI = "\u2600-\u27bf\U0001f300-\U0001faff"
-_SENTENCE_END = re.compile(rf"(?:[.?!。…]+[\"'”’)\]」』]*|(?<=\S)\s*[{_EMOJI}][{_EMOJI}\ufe0f\u200d]*)(?=\s|$)")
+# So do a final ending's tilde ("안 나와 있어요~ 보통은…") and a chat emoticon in jamo ("안 돼요ㅠ 근데…",
+# "아마 결항일 거예요 ㅠ 결항되면…"); a tilde between values ("9시~18시") has no final ending before it.
+_CHAT_END = r"(?<=[요다죠네음])~+|(?<=[가-힣])\s*[ㅠㅜㅋㅎ]+"
+_SENTENCE_END = re.compile(rf"(?:[.?!。…]+[\"'”’)\]」』]*|(?<=\S)\s*[{_EMOJI}][{_EMOJI}\ufe0f\u200d]*|{_CHAT_END})(?=\s|$)")
 _TOKEN = re.compile(r"\S+")
 _LETTER = re.compile(r"[0-9A-Za-z가-힣]")
 _MIN_LETTERS = 3

@@ -305,6 +305,30 @@ def test_a_value_for_a_matter_the_source_leaves_pending_is_left_to_a_person() ->
     assert item["check"] == "absent_value" and item["verdict"] == "right"
 
 
+MUSEUM = ["역사박물관 관람 안내 (가상 자료)", "관람 시간은 화요일부터 일요일까지 10시부터 18시까지입니다.",
+          "특별전 성인 관람료는 5,000원입니다.", "특별전은 2월 28일까지이며, 관람객 수에 따라 연장될 수 있습니다.",
+          "25일(금) 수거는 업체 사정에 따라 26일(토)로 미뤄질 수 있습니다."]
+
+
+def test_a_value_against_a_line_that_leaves_its_matter_open_is_no_conflict() -> None:
+    """"특별전은 3월까지 연장 확정" against "2월 28일까지이며 … 연장될 수 있습니다": the line leaves the end open, so
+    whether the claim guesses what is pending (보류) or invents (자료없음) is a person's call: no 원문과 어긋남 either
+    way. A line that settles its value still contradicts a wrong one."""
+    for judgement in ("pending", "no_data"):
+        for claim, cited in (("특별전은 3월까지 연장 확정.", [4]), ("수거가 27일(일)로 연기됩니다.", [5])):
+            item = shown(claim, judgement, cited, lines=MUSEUM)
+            assert item["check"] != "values" and "어긋남" not in item["basis"], (claim, judgement, item)
+    item = shown("특별전 성인 관람료는 6,000원입니다.", "no_data", [3], lines=MUSEUM)
+    assert item["check"] == "values" and item["verdict"] == "right"
+
+
+def test_a_silence_said_in_chat_is_a_silence_claim() -> None:
+    """"주차 요금은 안내문에 안 나와 있어요~" says the source is silent, as "나와 있지 않습니다" does: 근거 needs no line."""
+    item = shown("주차 요금은 안내문에 안 나와 있어요~", "grounded", [])
+    assert item["verdict"] == "right" and item["check"] == "silence"
+    assert shown("참가비는 안내문에 안 적혀 있네요.", "grounded", [])["verdict"] != "right"  # line 8 has it
+
+
 def test_a_markdown_heading_is_not_a_claim() -> None:
     """"### 주차 안내" is a heading: 주장 아님 is right and 자료없음 is told to mark it 주장 아님."""
     assert shown("### 주차 안내", "not_claim", [], lines=THEATRE)["verdict"] == "right"

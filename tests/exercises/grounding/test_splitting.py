@@ -72,6 +72,15 @@ def test_an_emoji_before_a_space_ends_a_sentence_so_a_greeting_does_not_swallow_
     assert texts(answer) == ["독감 접종은 3일부터 받을 수 있어요!", "비용은 25,000원입니다 😊", "참고로 65세 이상은 무료예요."]
 
 
+def test_a_tilde_or_a_jamo_emoticon_after_a_final_ending_ends_a_chat_sentence() -> None:
+    """"…안 돼요ㅠ 근데 …", "…거예요 ㅠ 결항되면 …" and "…있어요~ 보통 …" are two sentences each; a tilde between
+    values ("9시~ 18시") is no end."""
+    assert texts("강아지 동반은 아직 안 돼요ㅠ 근데 1월부터 허용된대요") == ["강아지 동반은 아직 안 돼요ㅠ", "근데 1월부터 허용된대요"]
+    assert texts("내일은 결항일 거예요 ㅠ 결항되면 표값은 전액 환불돼요") == ["내일은 결항일 거예요 ㅠ", "결항되면 표값은 전액 환불돼요"]
+    assert texts("주차 요금은 안 나와 있어요~ 토요일엔 쉬어요.") == ["주차 요금은 안 나와 있어요~", "토요일엔 쉬어요."]
+    assert texts("운영 시간은 9시~ 18시입니다.") == ["운영 시간은 9시~ 18시입니다."]
+
+
 def test_the_askers_question_said_back_is_not_a_claim() -> None:
     """"…얼마인지 물어보셨어요." and "…궁금하시군요" answer nothing."""
     assert texts("독감 접종 비용이 얼마인지 물어보셨어요. 성인은 25,000원입니다. 주차가 되는지 궁금하시군요.") == [
