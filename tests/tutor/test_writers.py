@@ -1,7 +1,7 @@
 """Every public function of a write module owns its transaction, or says why it does not.
 
-A write module is an app's ``services`` (and the evidence app's ``peer`` and ``schedule``, the labs
-app's ``execution``). Each public function there is one of:
+A write module is an app's ``services`` (each module of a ``services`` package), the evidence app's
+``peer`` and ``schedule`` and the labs app's ``execution``. Each public function there is one of:
 
 - a writer marked ``@transaction.atomic(durable=True)`` (called by a view, a task or a command, never
   inside another transaction), ``@transaction.atomic(savepoint=False)`` (only ever runs inside its caller's
@@ -27,6 +27,7 @@ ROOT = Path(settings.BASE_DIR)
 MODULES = [
     *sorted(p for p in ROOT.glob("*/services.py")),
     *sorted(p for p in ROOT.glob("*/*/services.py")),
+    *sorted(p for p in ROOT.glob("*/*/services/*.py") if p.name not in {"__init__.py", "limits.py"}),
     ROOT / "exercises" / "evidence" / "peer.py",
     ROOT / "exercises" / "evidence" / "schedule.py",
     ROOT / "exercises" / "labs" / "execution.py",
@@ -39,7 +40,8 @@ READS = {
     "exercises/evidence/schedule.py": {"defaults_of", "cohort_dates", "learner_cohort", "dates_for", "dates_table",
                                        "extensions_table", "late_label", "local_text", "peer_minimum_of", "too_small",
                                        "refuse_before_opening"},
-    "exercises/evidence/services.py": {"check_judgements", "peer_work_read"},
+    "exercises/evidence/services/reviews.py": {"check_judgements"},
+    "exercises/evidence/services/drafts.py": {"peer_work_read"},
     "exercises/grounding/services.py": {"suggest_question", "claim_key_for", "parse_lines", "clock",
                                         "suggest_allowance"},
     # keep_warm and stop_warm start and stop this process's warm sandboxes: no database at all.
