@@ -43,6 +43,7 @@ from .engine.checks import (
     absent_values,
     absent_words_shared,
     denied_line,
+    leaves_open,
     may_compute,
     names_the_claim,
     pending_lines_about,
@@ -50,6 +51,7 @@ from .engine.checks import (
     silent_on,
     value_conflicts,
 )
+from .engine.claims import states_something
 from .engine.compute import computation
 from .engine.particles import attach
 from .groups import GROUP_BASIS, STALE_BASIS, Pins, effective_key, people_notes
@@ -156,6 +158,7 @@ def _answers_silent_question(claim: ClaimContext) -> bool:
     """Linked to a question the source cannot answer, and the claim names what it asks and the source lacks."""
     question = claim.question
     return (unkeyed(claim) and question is not None and question.get("judgement") == Judgement.NO_DATA
+            and states_something(claim.text)  # a label ("화장실 정보") answers nothing
             and absent_words_shared(list(claim.lines), str(question.get("text", "")), claim.text))
 
 
@@ -238,8 +241,8 @@ def missing_line(claim: ClaimContext) -> Finding | None:
 def verbatim(claim: ClaimContext) -> Finding | None:
     """The claim repeats a cited line (or a whole sentence of one) word for word: it restates the source."""
     copied = verbatim_line(list(claim.lines), claim.text, list(claim.valid_cited))
-    if copied is None or claim.judgement not in JUDGED:
-        return None
+    if copied is None or claim.judgement not in JUDGED or leaves_open(list(claim.lines), copied):
+        return None  # a line that leaves its matter open: 근거 or 보류 for its copy is the key's or a person's call
     if claim.judgement == Judgement.GROUNDED:
         return Finding(RIGHT, _("%(line)d번 줄을 그대로 옮긴 주장이라 원문과 같습니다. 근거가 맞습니다.") % {"line": copied})
     return Finding(REVIEW, _("%(line)d번 줄을 그대로 옮긴 주장입니다. 원문과 같은 주장은 근거입니다.") % {"line": copied})
@@ -250,8 +253,8 @@ def restated(claim: ClaimContext) -> Finding | None:
     if claim.judgement not in JUDGED:
         return None
     number = restated_line(list(claim.lines), claim.text, list(claim.valid_cited))
-    if number is None:
-        return None
+    if number is None or leaves_open(list(claim.lines), number):
+        return None  # as for a verbatim copy: what the line leaves open is no plain restatement
     if claim.judgement == Judgement.GROUNDED:
         return Finding(RIGHT, _("%(line)d번 줄의 낱말과 값을 모두, 그것만 말하는 주장입니다 (어미·순서만 다름). 근거가 맞습니다.")
                        % {"line": number})

@@ -67,7 +67,7 @@ SILENCE_RE = re.compile(
     r"|(?:나오지|언급하지|다루지|밝히지|말하지|적지)\s*않"
     # the short negation of speech: "안내문에 안 나와 있어요", "요금은 안 적혀 있네요"
     r"|안\s*(?:나와|나오|나옵|적혀|쓰여|실려)"
-    r"|(?:내용|정보|언급|안내|설명|이야기|말)(?:은|는|이|가|도)?\s*(?:따로\s*|별도로\s*)?없"
+    r"|(?:내용|정보|언급|안내|설명|이야기|얘기|말)(?:은|는|이|가|도)?\s*(?:따로\s*|별도로\s*)?없"
     r"|(?:알|확인할|판단할)\s*수\s*(?:가\s*)?없|자료\s*없음|자료가\s*없"
     # "회의 날짜는 실행 기록에 없습니다": the source itself, named, holds nothing of it.
     r"|(?:안내문|안내|자료|원문|기록|문서|공지|본문|목록)\s*(?:에는|에도|에|엔)\s*없")
@@ -263,6 +263,8 @@ def analyse(text: str, *, claim: bool = False) -> Segment:
                 covers.append({negators})
             negators += 1
             continue
+        if kind == "post" and not words and token.startswith("대신"):
+            continue  # "대신 28일에 보강해요": a sentence adverb (instead) with nothing before it to deny
         if kind == "post":
             for index in _scope(words, spans, norm, token):
                 covers[index].add(negators)

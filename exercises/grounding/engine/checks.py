@@ -108,8 +108,20 @@ def may_compute(claim: str) -> bool:
     return bool(values) and (bool(_COMPUTING.search(norm)) or len(values) > 1)
 
 
+def _is_date(segment: Segment, value: Value) -> bool:
+    """A source's "15일(토)" is a day of the month, not fifteen days: no duration ("딱 하루") is compared with it."""
+    text, after = segment.text[value.span[0]:value.span[1]], segment.text[value.span[1]:]
+    return bool(_BARE_DAY.fullmatch(text.strip()) and _DAY_PARTICLE.match(after))
+
+
+def leaves_open(source: str | list[str], number: int) -> bool:
+    """Whether line ``number`` says something of it is planned, undecided or only possible (예정, 미정, 검토 중,
+    "바뀔 수 있습니다"): what it leaves open, the course files under 보류, and a claim settling it is a guess
+    or an invention. Checks that would call such a line's words "the source's own" step aside."""
+    return _leaves_open(index_for(_lines(source)), number)
+
+
 def _leaves_open(index: SourceIndex, number: int) -> bool:
-    """Whether the line says something of it is planned, undecided or only possible (its cues)."""
     return any(segment.cues & {PLAN, UNSETTLED, POSSIBILITY} for line in index.lines if line.number == number
                for segment in line.segments)
 
@@ -139,7 +151,7 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
                 continue
             value = dated
         options = [(line, seg, other) for line in lines for seg in line.segments for other in seg.values
-                   if other.kind == value.kind]
+                   if other.kind == value.kind and not (value.kind == "dur" and _is_date(seg, other))]
         if not options or any(other.role == "within" for _, _, other in options):
             continue  # a vague source value ("11월", "오후") does not say a precise one is wrong
         if value.kind == "time" and any(_NEXT_DAY.search(seg.text) for _, seg, _ in options):

@@ -156,6 +156,7 @@ _ASKER_SAID_BACK = re.compile(
     r"(?:(?:계획|예정)이(?:시)?(?:군요|네요|시죠|죠)"
     r"|(?:여쭤|여쭈|물어|물으|문의|궁금|걱정|고민)[가-힣]*(?:시|셨)[가-힣]*(?:군요|네요|죠|지요)"
     r"|(?:문의|질문)\s*주셨(?:군요|네요|어요|습니다)"
+    r"|(?:말씀|얘기|질문)이(?:시|신)?(?:죠|군요|네요|지요)"
     r"|(?:앞두|계획하|준비하|기다리|알아보|찾으)[가-힣]*\s*(?:있|계시)(?:군요|네요|으시군요|는군요))"
     r"[^가-힣0-9]*$")
 # A wish to the reader ("즐겁게 배우시길 바랄게요!", "좋은 하루 보내세요~"): a sign-off, unless it restates a line.
@@ -185,6 +186,13 @@ def aside_by_form(sentence: str) -> bool:
     if greeting is None:
         return False
     return greeting.end() == len(stripped) or aside_by_form(stripped[greeting.end():])
+
+
+def states_something(sentence: str) -> bool:
+    """Whether the sentence can say something of the source at all: a predicate ending or a figure. A bare
+    label ("화장실 정보", "점심 제공 여부") names a topic and asserts nothing."""
+    stripped = strip_markdown(sentence).strip()
+    return bool(_PREDICATE_END.search(stripped) or re.search(r"\d", stripped))
 
 
 def is_wish(sentence: str) -> bool:

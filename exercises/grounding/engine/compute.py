@@ -241,12 +241,20 @@ def _weekly_count(claim: str, values: list[Value], given: list[Line]) -> tuple[s
     return f"{names} = 주 {len(days)}회", frozenset(number for number, _ in named)
 
 
+_TABLE_ROW = re.compile(r"\s*\|[^|\n]*\|[^|\n]*\|")
+_MONEY = re.compile(r"\d[\d,.]*\s*(?:만\s*)?(?:천\s*)?원|[일이삼사오육칠팔구십백천]+\s*만\s*원")
+
+
 def computation(source: str | list[str], claim: str, lines: list[int]) -> Computation | None:
     """How every amount, time and duration the claim states follows from ``lines``, if one at least is computed.
 
     None when a value cannot be reproduced, when all are merely copied (that is restating,
-    not computing), or when a clause with a value is negated.
+    not computing), when a clause with a value is negated, or when the claim is a table row with
+    several amounts: which of the model's columns stands for which of the source's is beyond this
+    check ("| 일반 셀러(2일) | 100,000원 | 50,000원 |" doubles one column and copies the other's day rate).
     """
+    if _TABLE_ROW.match(claim) and len(_MONEY.findall(claim)) > 1:
+        return None
     index = index_for(_lines(source))
     wanted = set(lines)
     given = [line for line in index.lines if line.number in wanted and line.segments]

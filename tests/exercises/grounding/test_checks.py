@@ -350,3 +350,55 @@ def test_a_price_times_people_backs_nothing_where_the_line_prices_some_people_ap
     for judgement in ("grounded", "no_data"):
         assert shown("두 분이 함께 맞으면 50,000원입니다.", judgement, [3], lines=CLINIC)["verdict"] == fb.UNCHECKED
     assert computation(CLINIC, "폐렴 접종을 두 분이 맞으면 60,000원입니다.", [5]) is not None
+
+
+ESCAPE = ["방탈출 카페 이용 안내 (가상 자료)", "24일(월)은 행사로 기초반 수업을 쉬고, 28일(금)에 보강합니다.",
+          "15일(토)에는 오전 10시~오후 2시 특별 운영을 합니다.", "단체(10명 이상) 할인율은 아직 정해지지 않았으며 추후 안내합니다.",
+          "셀러 참가비(1일) | 먹거리 | 공예품", "일반 셀러 | 50,000원 | 30,000원"]
+
+
+def test_instead_at_the_start_denies_nothing() -> None:
+    """"대신 28일(금)에 보강해요" says line 2's make-up day: "대신" opens the sentence and negates nothing before it,
+    so it is no "same words, opposite negation"; "28일(금)에 보강하지 않아요" still is."""
+    assert shown("대신 28일(금)에 보강해요.", "grounded", [2], lines=ESCAPE)["check"] != "denied"
+    item = shown("28일(금)에 보강하지 않아요.", "no_data", [2], lines=ESCAPE)
+    assert item["check"] == "denied" and item["verdict"] == "right"
+
+
+def test_a_count_of_days_is_not_compared_with_a_day_of_the_month() -> None:
+    """"토요일 특별 운영은 딱 하루예요" against "15일(토)에는 …": 15일 is a date, not fifteen days: no 어긋남."""
+    item = shown("토요일 특별 운영은 딱 하루예요.", "grounded", [3], lines=ESCAPE)
+    assert item["check"] != "values" and "어긋남" not in item["basis"]
+
+
+def test_restating_a_line_that_leaves_its_matter_open_is_left_to_the_key_or_a_person() -> None:
+    """"할인율은 아직 정해지지 않았고 추후 안내할 예정" restates line 4, which leaves the rate open: the course files
+    that under 보류, a reader may say 근거; the restated and verbatim checks give no verdict either way."""
+    for judgement in ("grounded", "pending"):
+        for claim in ("단체(10명 이상) 할인율은 아직 정해지지 않았고, 추후 안내할 예정이라고 합니다.", ESCAPE[3]):
+            item = shown(claim, judgement, [4], lines=ESCAPE)
+            assert item["check"] not in ("restated", "verbatim") and item["verdict"] != "right", (claim, judgement, item)
+
+
+def test_a_table_row_of_several_amounts_is_not_reproduced_as_one_computation() -> None:
+    """"| 일반 셀러(2일) | 100,000원 | 50,000원 |" doubles the food column and copies the food day rate into the
+    crafts column: the computed check does not call the row 근거 (nor 다시 보기); one amount in a sentence still
+    computes."""
+    row = shown("| 일반 셀러(2일) | 100,000원 | 50,000원 |", "grounded", [5, 6], lines=ESCAPE)
+    assert row["check"] != "computed" and row["verdict"] != "right"
+    item = shown("일반 셀러가 먹거리 매대를 이틀 하면 100,000원이에요.", "grounded", [5, 6], lines=ESCAPE)
+    assert item["check"] == "computed" and item["verdict"] == "right"
+
+
+def test_a_label_is_not_an_answer_to_a_question_the_source_cannot_answer() -> None:
+    """Linked to the parking question (no data), "주차 정보" names a topic and "주차 말씀이시죠~" says the question
+    back: neither is told 자료없음 is right by the question's key; "주차는 무료예요" is."""
+    for label in ("주차 정보", "주차 말씀이시죠~"):
+        assert shown(label, "no_data", [], question=PARKING)["check"] != "question_silent", label
+    assert shown("주차는 무료예요.", "no_data", [], question=PARKING)["check"] == "question_silent"
+
+
+def test_a_silence_said_with_yaegi_is_a_silence_claim() -> None:
+    """"주차 얘기는 따로 없어요~" (얘기 = 이야기) says the notice is silent on parking: 근거 needs no line."""
+    item = shown("안내문에는 주차 얘기는 따로 없어요~", "grounded", [])
+    assert item["verdict"] == "right" and item["check"] == "silence"

@@ -158,3 +158,27 @@ def test_the_covered_hint_needs_every_word_on_its_best_line() -> None:
     result = suggest(source, ["독감 접종은 예약한 사람만 받을 수 있어요."])[0]
     assert result.not_found == () and result.shown == "모름"
     assert engine._covered(source, result.claim, result.lines) == ""
+
+
+def test_the_covered_hint_holds_back_for_a_quantifier_or_a_line_that_holds_only_in_a_case() -> None:
+    """"A반·B반 모두 월 9만 원" stretches "A반 월 9만 원, B반 월 7만 원" to both, and "음료는 모두 무료" the free water to
+    every drink; "특별편이 운항합니다" drops "30명 이상일 때만": each has every word on its best line, and none
+    is hinted 근거. The same rows said of one class, or a line with no case, are."""
+    source = ["바다 여객선 안내 (가상 자료)", "수강료: A반 월 9만 원, B반 월 7만 원", "객실 음료는 유료이며, 생수 2병은 무료입니다.",
+              "12월 31일 해넘이 특별편은 신청자 30명 이상일 때만 운항합니다.", "첫 배는 오전 7시 30분에 떠납니다."]
+    claims = ["A반·B반 모두 월 9만 원입니다.", "객실 음료는 모두 무료입니다.", "12월 31일에는 해넘이 특별편이 운항합니다.",
+              "A반은 월 9만 원입니다.", "첫 배는 오전 7시 30분에 떠나요."]
+    results = suggest(source, claims)
+    assert [engine._covered(source, r.claim, r.lines) for r in results] == [
+        "", "", "", "2번 줄에 이 주장의 말과 값이 모두 있음", "5번 줄에 이 주장의 말과 값이 모두 있음"]
+
+
+def test_no_grounded_hint_restates_a_line_that_leaves_its_matter_open_or_joins_two_clauses() -> None:
+    """"할인율은 아직 정해지지 않았고 추후 안내할 예정" restates a line the course files under 보류: no 근거 hint; and
+    "보호자와 같이 가면 13호 병동도" joins the guardian rule of one clause to the room of another: not covered."""
+    source = ["방탈출 안내 (가상 자료)", "단체(10명 이상) 할인율은 아직 정해지지 않았으며 추후 안내합니다.",
+              "만 14세 미만은 보호자와 함께 입장해야 하며, 13호 병동 테마는 만 15세 이상만 이용할 수 있습니다."]
+    results = suggest(source, ["단체(10명 이상) 할인율은 아직 정해지지 않았고, 추후 안내할 예정이라고 합니다.",
+                               "보호자와 같이 가면 13호 병동도 들어갈 수 있어요."])
+    assert [r.shown for r in results] == ["모름", "모름"]
+    assert engine._covered(source, results[1].claim, results[1].lines) == ""
