@@ -245,6 +245,10 @@ _TABLE_ROW = re.compile(r"\s*\|[^|\n]*\|[^|\n]*\|")
 _MONEY = re.compile(r"\d[\d,.]*\s*(?:만\s*)?(?:천\s*)?원|[일이삼사오육칠팔구십백천]+\s*만\s*원")
 
 
+def _row_of_amounts(claim: str) -> bool:
+    return bool(_TABLE_ROW.match(claim)) and len(_MONEY.findall(claim)) > 1
+
+
 def computation(source: str | list[str], claim: str, lines: list[int]) -> Computation | None:
     """How every amount, time and duration the claim states follows from ``lines``, if one at least is computed.
 
@@ -253,13 +257,11 @@ def computation(source: str | list[str], claim: str, lines: list[int]) -> Comput
     several amounts: which of the model's columns stands for which of the source's is beyond this
     check ("| 일반 셀러(2일) | 100,000원 | 50,000원 |" doubles one column and copies the other's day rate).
     """
-    if _TABLE_ROW.match(claim) and len(_MONEY.findall(claim)) > 1:
-        return None
     index = index_for(_lines(source))
     wanted = set(lines)
     given = [line for line in index.lines if line.number in wanted and line.segments]
     claimed = _claim_values(normalise(claim))
-    if not given or claimed is None or not all(plain for _, plain in claimed):
+    if not given or claimed is None or not all(plain for _, plain in claimed) or _row_of_amounts(claim):
         return None
     values = [value for value, _ in claimed]
     known = [_Known(v.alts[0][0], _money(v.alts[0][0]), frozenset({line.number}))
