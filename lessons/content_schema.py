@@ -168,6 +168,8 @@ class EvidenceFile(Strict):
 
 # --- exercises/<slug>/exercise.yaml (read by exercises.grounding.content) ---
 
+# A key's judgement: ``exercises.grounding.models.Judgement`` but 주장 아님. Named here because lessons may not
+# import the apps built on it; tests/exercises/grounding/test_judgement_enum.py holds the two equal.
 Judgement = Literal["grounded", "no_data", "pending"]
 
 

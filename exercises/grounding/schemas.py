@@ -7,6 +7,12 @@ from typing import Literal
 from ninja import Schema
 from pydantic import Field, StrictStr, field_validator
 
+from .models import Judgement, Relation
+
+# One judgement enum for the models, the API and the engine's labels (``models.Judgement``); "" is a claim not
+# judged yet.
+Unjudged = Literal[""]
+
 # Limits that keep one suggest request under 200 ms on a two-core machine, cold caches and
 # value-dense text included (bench/grounding_eval.py prints the measured worst case).
 MAX_LINES = 30
@@ -78,7 +84,7 @@ class ClaimOut(Schema):
     text: str
     start: int
     end: int
-    judgement: str
+    judgement: Judgement | Unjudged
     question: str
     cited_lines: list[int]
     keyed: bool = Field(..., description="예시 답변의 주장이라 주장별 답안 키가 있는지 (키 내용은 제출 뒤 피드백에만)")
@@ -98,7 +104,7 @@ class AttemptOut(Schema):
 
 class MarkIn(Schema):
     claim: int = Field(..., description="주장의 id")
-    judgement: Literal["", "grounded", "no_data", "pending", "not_claim"] | None = Field(
+    judgement: Judgement | Unjudged | None = Field(
         None, description="근거 grounded · 자료없음 no_data · 보류 pending · 주장 아님 not_claim · 지우기 \"\"")
     lines: list[int] | None = Field(None, max_length=50, description="인용한 원문 줄 번호")
     question: StrictStr | None = Field(None, description="이은 질문의 키 (\"\"이면 질문과 상관없음)")
@@ -118,7 +124,7 @@ class CheckOut(Schema):
 class ClaimFeedbackOut(Schema):
     order: int
     text: str
-    judgement: str
+    judgement: Judgement | Unjudged
     verdict: str = Field(..., description="right(맞음) · review(다시 보기) · unchecked(확인 안 됨) · set_aside(주장 아님) · unmarked")
     checks: list[CheckOut] = Field(..., description="판정을 뒷받침한 확인들. 없으면 확인 안 됨")
     check: str = Field("", description="판정을 정한 확인의 이름 (없으면 빈 값: 확인 안 됨)")
@@ -139,7 +145,7 @@ class FeedbackOut(Schema):
 
 
 class GroupJudgementIn(Schema):
-    relation: Literal["restates", "silent", "contradicts", "conditional", "partial", "not_claim"] = Field(
+    relation: Relation = Field(
         ..., description="원문과 같음 restates · 원문에 없음 silent · 원문과 어긋남 contradicts · 조건부·미정 conditional · "
                          "일부만 원문에 있음 partial · 주장이 아님 not_claim")
     lines: list[int] = Field(default_factory=list, max_length=50, description="판정이 기대는 원문 줄 번호")
@@ -148,8 +154,8 @@ class GroupJudgementIn(Schema):
 
 class GroupJudgementOut(Schema):
     version: int
-    relation: str
-    judgement: str
+    relation: Relation
+    judgement: Judgement
     lines: list[int]
     explanation: str
     judged_at: str
