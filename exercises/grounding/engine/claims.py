@@ -53,7 +53,10 @@ _MARKDOWN_HEADING = re.compile(r"#{1,6}\s")  # a Markdown heading ("### 세차 �
 _SIGNPOST = re.compile(r"(?:정리해|알려|안내해|설명해|말씀|답변)\s*드리겠습니다[.!]?$|되(?:셨|었)(?:길|으면)\s*(?:바랍니다|좋겠습니다)[.!]?$"
                        r"|(?:즐거운|좋은|행복한|편안한|건강한|알찬)\s*[가-힣 ]{0,12}(?:되세요|보내세요|하세요)[.!~]*$"
                        # the asker's question said back ("…얼마를 내는지 물어보셨어요", "…궁금하시군요"): it answers nothing
-                       r"|(?:물어보셨|물으셨|문의하셨|궁금하시)(?:어요|군요|네요|지요|죠|습니다|는데)?[.!~]*$")
+                       r"|(?:물어보셨|물으셨|문의하셨|궁금하시)(?:어요|군요|네요|지요|죠|습니다|는데)?[.!~]*$"
+                       # the answer announcing its own form ("표로 정리했어요", "기준으로 정리해 드릴게요")
+                       r"|(?:정리|요약)(?:해\s*)?(?:드릴게요|드려요|드립니다|했어요|했습니다|해\s*봤어요|해\s*드렸어요)[.!~:]*$"
+                       r"|표로\s*(?:보면|정리하면)\s*[가-힣]*[.!~:]*$")
 # A clause after a linking ending that only states the other side of the one before it ("토요일에만 열고 / 다른
 # 요일에는 열지 않아요", "20분 동안 쓸 수 있고 / 그 뒤에는 쓸 수 없습니다"): it points back and denies, so the
 # sentence stays one claim, checked as one.
@@ -164,6 +167,22 @@ _WISH = re.compile(r"(?:(?:길|기를)\s*바(?:라요|랄게요|랍니다|래요
 _PREDICATE_END = re.compile(r"(?:다|요|죠)[^가-힣0-9]*$")
 
 
+# Words that end a title rather than a statement ("참가비 안내", "예약 방법", "점심 제공 여부", "방문 전 체크리스트").
+_TITLE_WORDS = ("안내", "요약", "방법", "정보", "여부", "계산", "정리", "관련", "참고", "주의", "체크리스트", "목록", "사항",
+                "요령", "일정표", "요금표")
+
+
+def _is_label(sentence: str) -> bool:
+    """A short title line with no predicate: a plain-text heading ("참가비 안내", "3인 요금 계산"); a column
+    label such as "요금" ends one only without figures ("참고 요금"), since "성인 2만 원 요금" may be a row."""
+    words = sentence.rstrip(":： ").split()
+    if not 1 <= len(words) <= 4 or _PREDICATE_END.search(sentence):
+        return False
+    if words[-1].endswith(_TITLE_WORDS):
+        return True
+    return not re.search(r"\d", sentence) and words[-1].endswith(_COLUMN_LABELS) and len(words) >= 2
+
+
 def aside_by_form(sentence: str) -> bool:
     """Not a claim by its form alone, whatever its words: a Markdown heading that states nothing, a question,
     a table's header row, the asker's question or plan said back, or a greeting with nothing else in it.
@@ -175,6 +194,8 @@ def aside_by_form(sentence: str) -> bool:
         return False
     if _MARKDOWN_HEADING.match(stripped):
         return not _PREDICATE_END.search(stripped)
+    if _is_label(stripped):
+        return True
     if stripped.endswith(("?", "？")) or _ASKER_SAID_BACK.search(stripped) or _SIGNPOST.search(stripped):
         return True
     cells = _TABLE_CELLS.match(stripped)
@@ -182,7 +203,8 @@ def aside_by_form(sentence: str) -> bool:
         labels = [cell.strip() for cell in cells.group(1).split("|")]
         return len(labels) >= 2 and all(label.endswith(_COLUMN_LABELS) and not re.search(r"\d\s*[,.]?\d*\s*(?:원|%)", label)
                                          for label in labels)
-    greeting = re.match(r"^(?:안녕하세요|반갑습니다|감사합니다|고맙습니다)[^가-힣0-9]*", stripped)
+    greeting = re.match(r"^(?:안녕하세요|반갑습니다|감사합니다|고맙습니다)(?:\s*(?:어르신|고객님|회원님|여러분|선생님))?"
+                        r"[^가-힣0-9]*", stripped)
     if greeting is None:
         return False
     return greeting.end() == len(stripped) or aside_by_form(stripped[greeting.end():])
@@ -210,9 +232,27 @@ _ADVICE = re.compile(
     r"[^가-힣]*$")
 
 
+# More advice: an imperative to the reader ("이름표 꼭 붙이세요~"), a pointer to ask someone ("카운터에 물어보시면
+# 알려 주실 거예요"), "…하시는 게 가장 빠릅니다". Only ever where no line is about the sentence (``ASIDE_MAX``): a rule
+# of the notice said as an imperative ("수영모를 꼭 쓰세요") restates that line.
+_ADVICE_MORE = re.compile(
+    r"[가-힣](?:세요|십시오)[^가-힣]*$"
+    r"|(?:물어보|문의하|확인하|전화하|여쭤보|연락하)시(?:면|는\s*게)"
+    r"|게\s*(?:가장\s*|제일\s*|더\s*)?(?:빠릅니다|빨라요|정확합니다|정확해요|나아요|낫습니다|나을\s*(?:듯해요|거예요|것\s*같아요))"
+    r"|권해\s*(?:드립니다|드려요)")
+
+
+# "…두 배가 되니 참고하세요", "1년 내내 열리니까 언제든 놀러 가세요": a fact given as the reason for the advice is a
+# claim, judged on its fact.
+_BECAUSE = re.compile(r"[가-힣](?:니까|니|으니|므로|라서|어서|해서|는데|지만|고)\s")
+
+
 def is_advice(sentence: str) -> bool:
     """Advice or a suggestion to the reader (…권합니다, …하시는 게 좋습니다, 확인해 보세요)."""
-    return _ADVICE.search(sentence.strip()) is not None
+    stripped = sentence.strip()
+    if _ADVICE.search(stripped) is not None:
+        return True
+    return _ADVICE_MORE.search(stripped) is not None and not _BECAUSE.search(stripped)
 
 
 def sentence_spans(text: str, *, claims_only: bool = False) -> list[tuple[int, int]]:

@@ -182,3 +182,23 @@ def test_no_grounded_hint_restates_a_line_that_leaves_its_matter_open_or_joins_t
                                "보호자와 같이 가면 13호 병동도 들어갈 수 있어요."])
     assert [r.shown for r in results] == ["모름", "모름"]
     assert engine._covered(source, results[1].claim, results[1].lines) == ""
+
+
+def test_titles_announcements_vocatives_and_plain_advice_are_not_a_claim() -> None:
+    """A plain-text title ("참가비 안내", "3인 요금 계산"), the answer announcing its own form ("표로 정리했어요"), a
+    greeting with a vocative ("안녕하세요 어르신~") and advice with no reason in it, where no line is about it
+    ("담당 직원에게 여쭤보시는 게 가장 빠릅니다", "이름표 꼭 붙이세요~"), are 주장 아님."""
+    aside = ["참가비 안내", "3인 요금 계산", "방문 전 체크리스트", "주말 정보를 표로 정리했어요.", "토요일 기준으로 정리해 드릴게요.",
+             "안녕하세요 어르신~", "담당 직원에게 여쭤보시는 게 가장 빠릅니다.", "간식 두실 거면 이름표 꼭 붙이세요~",
+             "자세한 건 사무실에 물어보시면 친절하게 알려 주실 거예요~"]
+    assert [r.shown for r in suggest(VENUE, aside)] == ["주장 아님"] * len(aside)
+
+
+def test_a_fact_given_as_the_reason_for_advice_is_still_a_claim() -> None:
+    """"구민이 아니면 요금이 두 배가 되니 참고하세요!" and "1년 내내 열리니까 언제든 놀러 가세요~" state something
+    checkable before the advice: judged on it, never set aside; nor is a terse row ("주차 무료") or a title with a
+    figure that is no title word ("성인 2만 원 요금")."""
+    claims = ["구민이 아니면 요금이 두 배가 되니 참고하세요!", "1년 내내 열리니까 언제든 놀러 가세요~", "주차 무료",
+              "성인 2만 원 요금"]
+    assert all(r.shown != "주장 아님" for r in suggest(VENUE, claims))
+    assert not any(engine.is_aside(claim, 0.0) for claim in claims)
