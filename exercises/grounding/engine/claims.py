@@ -178,6 +178,8 @@ def _is_label(sentence: str) -> bool:
     words = sentence.rstrip(":： ").split()
     if not 1 <= len(words) <= 4 or _PREDICATE_END.search(sentence):
         return False
+    if any(word.endswith(("은", "는", "을", "를", "로", "에서", "까지", "부터")) for word in words[:-1]):
+        return False  # "결과는 문자로 안내": a terse statement with its topic and means, not a title
     if words[-1].endswith(_TITLE_WORDS):
         return True
     return not re.search(r"\d", sentence) and words[-1].endswith(_COLUMN_LABELS) and len(words) >= 2

@@ -199,6 +199,6 @@ def test_a_fact_given_as_the_reason_for_advice_is_still_a_claim() -> None:
     checkable before the advice: judged on it, never set aside; nor is a terse row ("주차 무료") or a title with a
     figure that is no title word ("성인 2만 원 요금")."""
     claims = ["구민이 아니면 요금이 두 배가 되니 참고하세요!", "1년 내내 열리니까 언제든 놀러 가세요~", "주차 무료",
-              "성인 2만 원 요금"]
+              "성인 2만 원 요금", "결과는 문자로 안내"]
     assert all(r.shown != "주장 아님" for r in suggest(VENUE, claims))
     assert not any(engine.is_aside(claim, 0.0) for claim in claims)

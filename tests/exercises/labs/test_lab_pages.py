@@ -121,3 +121,15 @@ def test_code_and_prediction_show_bidi_and_invisible_characters_as_marks(learner
         assert raw not in page
     for mark in ("U+202E", "U+2066", "U+2069", "U+E0041", "U+3164", "U+FE0F"):
         assert f"⟨{mark}⟩" in page  # the shared mark of tutor.text
+
+
+def test_code_with_a_nul_character_is_refused_in_korean_and_runs_nothing(learner_client: Client, learner: User,
+                                                                          replay_lab: Lab) -> None:
+    """The page's form refuses a NUL in the code with the editor's words (not Django's generic text), answers 400
+    and queues no run; the same code without it runs."""
+    url = reverse("labs:request-run", args=[replay_lab.slug])
+    response = learner_client.post(url, {"code": "print(1)\x00", "step": "run", "idempotency_key": "nul-1"},
+                                   HTTP_HX_REQUEST="true")
+    assert response.status_code == 400
+    assert "코드에 NUL 문자" in response.content.decode()
+    assert not LabRun.objects.filter(user=learner, idempotency_key="nul-1").exists()
