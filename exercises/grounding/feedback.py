@@ -414,6 +414,20 @@ def unrelated_citation(claim: ClaimContext) -> Finding | None:
                                 "썼을 수 있어 판단하지 않았습니다: 줄을 다시 읽어 보세요.") % {"lines": _lines_text(unrelated)})
 
 
+def open_matter(claim: ClaimContext) -> Finding | None:
+    """A cited line leaves its matter open (예정, 미정, 검토 중, "바뀔 수 있습니다"): no check may call the claim the
+    source's own or contradicted by it, so instead of a bare 확인 안 됨 the learner is told which line leaves it
+    open, and that the course files such matters under 보류 while the key or an instructor decides this one."""
+    if claim.judgement not in JUDGED:
+        return None
+    open_lines = [number for number in claim.valid_cited if leaves_open(list(claim.lines), number)]
+    if not open_lines:
+        return None
+    return Finding(UNCHECKED, _("%(lines)s번 줄은 이 일을 아직 정하지 않았거나 바뀔 수 있다고 말합니다(예정·미정·검토 중). "
+                                "원문이 열어 둔 일은 보통 보류로 표시하지만, 이 주장의 판단은 답안 키나 강사가 정합니다.")
+                   % {"lines": _lines_text(open_lines)})
+
+
 CHECKS: tuple[Check, ...] = (
     Check("stale_key", gettext_lazy("답안 키의 원문 판"), stale_key, _key_set_aside),
     Check("group_judgement", gettext_lazy("강사 판정"), group_judgement, _group_judged),
@@ -433,6 +447,7 @@ CHECKS: tuple[Check, ...] = (
     Check("absent_subject", gettext_lazy("원문에 없는 대상"), absent_subject, unkeyed),
     Check("question_silent", gettext_lazy("질문의 답안 키: 원문에 없음"), question_silent, _answers_silent_question),
     Check("question_evidence", gettext_lazy("질문의 근거 줄"), question_evidence, _answers_question_from_its_evidence),
+    Check("open_matter", gettext_lazy("원문이 열어 둔 일"), open_matter, _cites, soft=True),
     Check("citation", gettext_lazy("인용한 줄 대조"), unrelated_citation, _cites, soft=True),
 )
 CHECK_LABELS = {check.name: check.label for check in CHECKS}

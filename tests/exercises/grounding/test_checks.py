@@ -402,3 +402,14 @@ def test_a_silence_said_with_yaegi_is_a_silence_claim() -> None:
     """"주차 얘기는 따로 없어요~" (얘기 = 이야기) says the notice is silent on parking: 근거 needs no line."""
     item = shown("안내문에는 주차 얘기는 따로 없어요~", "grounded", [])
     assert item["verdict"] == "right" and item["check"] == "silence"
+
+
+def test_a_claim_resting_on_a_line_that_leaves_its_matter_open_is_told_which_line_and_why() -> None:
+    """Citing line 4 ("할인율은 아직 정해지지 않았으며 추후 안내합니다"), whatever the mark, no check calls the claim the
+    source's own or contradicted: the verdict stays 확인 안 됨 and its basis names line 4 and the course's rule (보류
+    for what the source leaves open) instead of a bare "확인 안 됨". A backed finding elsewhere still speaks first."""
+    for judgement in ("grounded", "pending", "no_data"):
+        item = shown("단체 할인율은 아직 정해지지 않았고, 추후 안내할 예정이라고 합니다.", judgement, [4], lines=ESCAPE)
+        assert item["verdict"] == "unchecked" and item["check"] == "open_matter", (judgement, item)
+        assert "4번 줄은 이 일을 아직 정하지 않았거나" in item["basis"] and "보류" in item["basis"]
+    assert shown("28일(금)에 보강하지 않아요.", "no_data", [2, 4], lines=ESCAPE)["check"] == "denied"
