@@ -450,16 +450,27 @@ def check_dying_groups(config: SandboxConfig) -> Verdict | None:
     target = next((p for p in (stdlib / "pydoc_data" / "topics.py", stdlib / "typing.py") if p.is_file()))
     before = backend.dying_groups()
     left: list[int | None] = []
+    statuses: list[str] = []
+    code = f"print(len(open({str(target)!r}, 'rb').read()))"
     for _ in range(DYING_RUNS):
         _evict(target)
-        result = run_python(f"print(len(open({str(target)!r}, 'rb').read()))", limits=SELFTEST_LIMITS, config=config)
+        result = run_python(code, limits=SELFTEST_LIMITS, config=config)
+        if result.status != "ok":
+            # A read that ran out of time on a busy host (a CI run's browsers and workers beside it) says nothing
+            # about the cache: once more with twice the time, as the catalogue does; a second failure counts.
+            _evict(target)
+            longer = dataclasses.replace(SELFTEST_LIMITS, wall_seconds=SELFTEST_LIMITS.wall_seconds * 2,
+                                         cpu_seconds=SELFTEST_LIMITS.cpu_seconds * 2)
+            result = run_python(code, limits=longer, config=config)
+        statuses.append(result.status)
         left.append(result.page_cache_left_bytes if result.status == "ok" else None)
     after = backend.dying_groups()
     grown = after - before if after is not None and before is not None else 0
     # v1 counts the whole host's dying groups: other workers' runs (or parallel test processes) ending meanwhile
     # add to it, so there the runs' own measure decides (no page of theirs left when their group went).
     contained = all(bytes_left == 0 for bytes_left in left) and (grown < DYING_RUNS or backend.version == 1)
-    note = "" if contained else f"그룹을 지울 때 남은 페이지 캐시 {left}바이트, 죽어 가는 memory cgroup {grown}개 늘어남"
+    note = "" if contained else (f"그룹을 지울 때 남은 페이지 캐시 {left}바이트(실행 결과 {statuses}), "
+                                 f"죽어 가는 memory cgroup {grown}개 늘어남")
     return Verdict("dying_cgroups", contained, "ok" if contained else "error", note)
 
 
