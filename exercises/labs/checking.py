@@ -42,6 +42,16 @@ def _stdout_not_contains(value: str | int, result: RunResult) -> tuple[bool, str
     return str(value) not in result.stdout, ""
 
 
+def _last_line_starts_with(value: str | int, result: RunResult) -> tuple[bool, str]:
+    """The last line the program printed (blank lines aside) begins with ``value``: a lab that says "출력 마지막
+    줄에 … 이 보이면" means the pass line ends the run, not that it appears somewhere before a later line."""
+    lines = [line.strip() for line in result.stdout.splitlines() if line.strip()]
+    last = lines[-1] if lines else ""
+    if last.startswith(str(value).strip()):
+        return True, ""
+    return False, _("마지막 줄: %(line)s") % {"line": last[:80] or _("(출력 없음)")}
+
+
 def _stdout_matches(value: str | int, result: RunResult) -> tuple[bool, str]:
     """A line of the output matches the regular expression (``re.search`` per line): for output whose exact
     figures the learner's design may vary but whose shape the lab fixes."""
@@ -97,6 +107,7 @@ def _valid_int(value: str | int) -> str:
 _kind("stdout_contains", _stdout_contains)
 _kind("stdout_not_contains", _stdout_not_contains)
 _kind("stdout_matches", _stdout_matches, _valid_pattern)
+_kind("last_line_starts_with", _last_line_starts_with)
 _kind("exit_status", _exit_status, _valid_int)
 _kind("exception", _exception)
 _kind("custom", _custom, _valid_custom)

@@ -22,11 +22,20 @@ def result(stdout: str = "", stderr: str = "", exit_code: int | None = 0) -> Run
 
 def test_every_kind_the_course_uses_is_declared_and_every_declared_kind_evaluates() -> None:
     """The kinds in the table evaluate a run; each lab check of the course names one of them."""
-    assert list(CHECK_KINDS) == ["stdout_contains", "stdout_not_contains", "stdout_matches", "exit_status",
-                                 "exception", "custom"]
+    assert list(CHECK_KINDS) == ["stdout_contains", "stdout_not_contains", "stdout_matches", "last_line_starts_with",
+                                 "exit_status", "exception", "custom"]
     used = {check["kind"] for folder in Path(settings.CONTENT_DIR).glob("*/labs/*")
             for check in read_lab(folder)["checks"]}
-    assert used <= set(CHECK_KINDS) and "stdout_matches" in used
+    assert used <= set(CHECK_KINDS) and {"stdout_matches", "last_line_starts_with"} <= used
+
+
+def test_last_line_starts_with_wants_the_pass_line_to_end_the_output() -> None:
+    """"출력 마지막 줄에 … 이 보이면": the last printed line (blank lines aside) begins with the value; the same line
+    followed by a later line, or no output, fails and says what the last line was."""
+    check = {"kind": "last_line_starts_with", "value": "검사 통과: 제안으로 접수됨"}
+    assert evaluate(check, result("1단계 통과\n검사 통과: 제안으로 접수됨 (RF-1, 1원)\n\n")) == (True, "")
+    assert evaluate(check, result("검사 통과: 제안으로 접수됨\n그런데 한 줄 더\n")) == (False, "마지막 줄: 그런데 한 줄 더")
+    assert evaluate(check, result(""))[0] is False
 
 
 def test_stdout_matches_looks_for_a_line_matching_the_pattern() -> None:
