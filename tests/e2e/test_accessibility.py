@@ -144,6 +144,10 @@ def test_number_keys_move_focus_to_the_radio_they_check(page, live_server, recor
     assert claim.locator("input[value='no_data']").is_checked()
     page.keyboard.press("3")
     assert page.evaluate("document.activeElement.value") == claim.locator("input[type=radio]").nth(2).get_attribute("value")
+    # Each key saved the mark (one autosave POST per change): the test ends only when they are answered, so none
+    # is still writing while the test database is emptied (on PostgreSQL that deadlocked the flush once).
+    page.wait_for_load_state("networkidle")
+    page.locator("#save-status").filter(has_text="저장했습니다").wait_for()
 
 
 def test_cohort_pages_have_no_serious_axe_findings_at_360px(axe_page, live_server, records, instructor) -> None:
