@@ -242,11 +242,11 @@ def _weekly_count(claim: str, values: list[Value], given: list[Line]) -> tuple[s
 
 
 _TABLE_ROW = re.compile(r"\s*\|[^|\n]*\|[^|\n]*\|")
-_MONEY = re.compile(r"\d[\d,.]*\s*(?:만\s*)?(?:천\s*)?원|[일이삼사오육칠팔구십백천]+\s*만\s*원")
 
 
-def _row_of_amounts(claim: str) -> bool:
-    return bool(_TABLE_ROW.match(claim)) and len(_MONEY.findall(claim)) > 1
+def _row_of_amounts(claim: str, claimed: list[tuple[Value, bool]]) -> bool:
+    """A table row stating more than one amount (the value reader's amounts, not a pattern of its own)."""
+    return bool(_TABLE_ROW.match(claim)) and sum(1 for value, _ in claimed if value.kind == "money") > 1
 
 
 def computation(source: str | list[str], claim: str, lines: list[int]) -> Computation | None:
@@ -261,7 +261,7 @@ def computation(source: str | list[str], claim: str, lines: list[int]) -> Comput
     wanted = set(lines)
     given = [line for line in index.lines if line.number in wanted and line.segments]
     claimed = _claim_values(normalise(claim))
-    if not given or claimed is None or not all(plain for _, plain in claimed) or _row_of_amounts(claim):
+    if not given or claimed is None or not all(plain for _, plain in claimed) or _row_of_amounts(claim, claimed):
         return None
     values = [value for value, _ in claimed]
     known = [_Known(v.alts[0][0], _money(v.alts[0][0]), frozenset({line.number}))
