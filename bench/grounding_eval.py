@@ -29,6 +29,13 @@ Splits, kept apart:
 - ``blind-d``: tests/data/grounding_blind_2026-12-06d.yaml, a fourth blind set in the same schema
   (ten new notices, 40 answers, 426 claims), written on 2026-12-06 by a writer who read only the schema
   header, committed before its first measurement; it stands for the engine's changes made after it.
+- ``answers-dev6``: tests/data/grounding_answers_dev6.yaml, development data in the same schema and of the
+  same make as ``blind-e`` (one class: six learners' answers to each question), written on 2026-12-06 by a
+  writer who read only set D's schema header; the answer groups were developed on it.
+- ``blind-e``: tests/data/grounding_blind_2026-12-06e.yaml, a fifth blind set in the same schema, made to
+  measure answer groups: one class, six learners' pasted answers to each of ten questions on five new
+  notices (60 answers, 334 claims), written on 2026-12-06 by a writer who read only set D's schema header,
+  committed (b873883) before its first measurement.
 
 For sets of whole answers, claims are the gold spans (Markdown emphasis removed, as the
 splitter does), each linked to its answer's question for the second link policy, and the
@@ -81,44 +88,62 @@ BLIND = DATA / "grounding_blind_2026-12-04.yaml"
 BLIND_B = DATA / "grounding_blind_2026-12-04b.yaml"
 BLIND_C = DATA / "grounding_blind_2026-12-06c.yaml"
 BLIND_D = DATA / "grounding_blind_2026-12-06d.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d")
+BLIND_E = DATA / "grounding_blind_2026-12-06e.yaml"
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
 def group_figures(items: list[dict[str, Any]]) -> dict[str, float]:
     """What answer groups add, as the site forms and uses them: the claims no check backs are grouped per
     source by ``groups.signature`` (normalised text and figures, across learners); each group of two or
-    more is judged once by an instructor (here: the gold relation and lines, as a careful instructor would)
-    and that judgement becomes the claim key of every claim in it (``groups.judgement_key``'s shape).
+    more is judged once by an instructor, and that one judgement becomes the claim key of every claim in
+    it (``groups.judgement_key``'s shape).
 
-    Returns the backed share after groups, how many claims fell in groups of two or more, and the share
-    of those that a judged group then backs.
+    The instructor's judgement is the one most of the group's members deserve (gold relation and lines;
+    the first member's on a tie), as a careful instructor reading the group would give. A member whose own
+    gold differs then gets a key that is wrong for it: a learner who marked that member correctly is told
+    다시 보기, which is counted (``grouped_wrong``). Grouping that merges claims with different answers is
+    thereby measured, not assumed away.
+
+    Returns the backed share after groups, the share of all claims wrongly told 다시 보기 after groups, how
+    many claims fell in groups of two or more, how many groups that made, and the share of grouped claims
+    a judged group then backs with a right verdict.
     """
     from exercises.grounding.feedback import claim_feedback
     from exercises.grounding.groups import signature
     from exercises.grounding.models import JUDGEMENT_FOR
 
-    def shown(item: dict[str, Any], key: dict[str, Any] | None) -> bool:
-        verdict = claim_feedback(text=item["claim"], judgement=JUDGEMENT_OF[item["gold"]],
-                                 cited=list(item["gold_lines"]), question=item.get("question"), key=key,
-                                 lines=item["lines"])["verdict"]
-        return verdict in ("right", "review")
+    def verdict(item: dict[str, Any], key: dict[str, Any] | None) -> str:
+        return str(claim_feedback(text=item["claim"], judgement=JUDGEMENT_OF[item["gold"]],
+                                  cited=list(item["gold_lines"]), question=item.get("question"), key=key,
+                                  lines=item["lines"])["verdict"])
 
-    backed = [shown(item, None) for item in items]
+    def answer_of(item: dict[str, Any]) -> tuple[str, str, tuple[int, ...]]:
+        return item["gold"], _RELATION_OF.get(item["relation"], item["relation"]) or "restates", \
+            tuple(item["gold_lines"])
+
+    before = [verdict(item, None) for item in items]
     groups: dict[tuple[str, str], list[int]] = defaultdict(list)
     for index, item in enumerate(items):
-        if not backed[index]:
+        if before[index] not in ("right", "review"):
             groups[(item["source"], signature(item["claim"]))].append(index)
-    grouped = [index for members in groups.values() if len(members) >= 2 for index in members]
-    after = list(backed)
-    for index in grouped:
-        item = items[index]
-        relation = _RELATION_OF.get(item["relation"], item["relation"]) or "restates"
-        key = {"text": item["claim"], "relation": relation, "judgement": JUDGEMENT_FOR.get(relation, "grounded"),
-               "lines": list(item["gold_lines"]), "question": "", "explanation": "강사 판정", "source": "group"}
-        after[index] = shown(item, key)
-    return {"after": sum(after) / len(items) if items else 0.0, "grouped": float(len(grouped)),
-            "grouped_backed": (sum(after[i] for i in grouped) / len(grouped)) if grouped else 0.0}
+    judged = [members for members in groups.values() if len(members) >= 2]
+    after = list(before)
+    for members in judged:
+        answers = Counter(answer_of(items[index]) for index in members)
+        first = answer_of(items[members[0]])
+        _gold, relation, lines = max(answers, key=lambda a: (answers[a], a == first))
+        for index in members:
+            key = {"text": items[members[0]]["claim"], "relation": relation,
+                   "judgement": JUDGEMENT_FOR.get(relation, "grounded"), "lines": list(lines), "question": "",
+                   "explanation": "강사 판정", "source": "group", "key_version": 1}
+            after[index] = verdict(items[index], key)
+    grouped = [index for members in judged for index in members]
+    n = len(items)
+    return {"after": sum(v in ("right", "review") for v in after) / n if n else 0.0,
+            "wrong_after": sum(v == "review" for v in after) / n if n else 0.0,
+            "grouped": float(len(grouped)), "groups": float(len(judged)),
+            "grouped_backed": (sum(after[i] == "right" for i in grouped) / len(grouped)) if grouped else 0.0}
 
 
 # The "after groups" column: the backed share once instructors have judged the answer groups.
@@ -408,12 +433,13 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
         splits["heldout-chat"] = _claims_of(heldout, "heldout-chat")
     wholes: dict[str, list[dict[str, Any]]] = {}
     answer_sets = [("answers-dev", DATA / "grounding_answers_dev.yaml")]
-    for dev_name in ("answers-dev2", "answers-dev3", "answers-dev4", "answers-dev5"):
+    for dev_name in ("answers-dev2", "answers-dev3", "answers-dev4", "answers-dev5", "answers-dev6"):
         dev_path = DATA / f"grounding_{dev_name.replace('-', '_')}.yaml"
         if dev_path.exists():
             answer_sets.append((dev_name, dev_path))
     answer_sets.append(("dev-b", BLIND_B))  # blind until 2026-12-06 (see above)
-    for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D)):
+    for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
+                                  ("blind-e", BLIND_E)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:
@@ -474,8 +500,10 @@ def print_verdicts(splits: dict[str, list[dict[str, Any]]], wholes: dict[str, li
     for name, items in splits.items():
         if name in wholes or name in ("own", "chat-dev", "heldout-chat"):
             g = group_figures(items)
-            print(f"  {name}: claims in answer groups of two or more {int(g['grouped'])}, "
-                  f"backed once their group is judged {_ratio(round(g['grouped_backed'] * g['grouped']), int(g['grouped']))}")
+            print(f"  {name}: claims no check backs that fall in answer groups of two or more {int(g['grouped'])} "
+                  f"({int(g['groups'])} groups), told 맞음 once their group is judged "
+                  f"{_ratio(round(g['grouped_backed'] * g['grouped']), int(g['grouped']))}; after groups backed "
+                  f"{g['after']:.3f}, wrong→correct {g['wrong_after']:.3f}")
     for name, v in verdicts.items():
         checks = sorted(((k.split(":", 1)[1], n) for k, n in v.items() if k.startswith("check:") and n), key=lambda kv: -kv[1])
         print(f"  {name}: backed by " + (", ".join(f"{k} {n}" for k, n in checks) or "nothing"))

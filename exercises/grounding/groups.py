@@ -49,9 +49,45 @@ def claim_values(text: str) -> list[str]:
     return [n.replace(",", "") for n in _NUMBER.findall(_CITATION.sub(" ", unicodedata.normalize("NFKC", text)))]
 
 
+def group_form(text: str) -> str:
+    """What two claims must share to fall in one answer group: the same content words by their stems, the
+    same values as read (10시 and 10:00, 3,000원 and 3천 원 alike; an hour without 오전/오후 read on the
+    twelve-hour dial), each word denied or not as in its clause, and the same hedges; in any order.
+
+    Why not the spelling: learners asking their own assistant the same question get the same fact back with
+    other endings, particles, spacing or number formats ("토요일은 10시에 열어요", "토요일 오전 10시에 엽니다"),
+    and an instructor should judge that once. What it leaves apart on purpose: another word ("열어요" and
+    "운영해요"), a negation, a hedge, another value. A group's members are listed to the instructor who
+    judges it, and the bench measures the wrong verdicts a judged group would give its members.
+    """
+    from .engine.analysis import analyse_claim
+    from .engine.claims import strip_markdown
+
+    text = _CITATION.sub(" ", _MARKER.sub("", unicodedata.normalize("NFKC", strip_markdown(text))))
+    words: set[str] = set()
+    values: set[str] = set()
+    cues: set[str] = set()
+    for segment in analyse_claim(text):
+        # A word denied in its clause is another word: "A는 되고 B는 안 돼요" is not "A는 안 되고 B는 돼요".
+        words |= {word.stem + ("¬" if len(cover) % 2 else "")
+                  for word, cover in zip(segment.words, segment.covers, strict=True) if not word.light}
+        values |= {_value_form(value.kind, value.alts, value.days) for value in segment.values}
+        cues |= segment.cues
+    if not words and not values:  # nothing read ("네, 맞아요."): only the same wording groups
+        return normalise_claim(text)
+    return " | ".join(" ".join(sorted(part)) for part in (words, values, cues))
+
+
+def _value_form(kind: str, alts: tuple[tuple[float, float], ...], days: frozenset[int]) -> str:
+    if kind == "time":  # "7시" may be 7:00 or 19:00, "저녁 7시" is 19:00: both are 7 on the dial
+        alts = tuple((start % 12, end % 12) for start, end in alts)
+    readings = ",".join(sorted({f"{start:g}-{end:g}" for start, end in alts}))
+    return f"{kind}:{readings}:{','.join(str(day) for day in sorted(days))}"
+
+
 def signature(text: str) -> str:
-    normal = normalise_claim(text)
-    return hashlib.sha256(f"{normal}\x1f{' '.join(claim_values(text))}".encode()).hexdigest()
+    """The answer group's key (``group_form``, hashed: it is stored and compared, never shown)."""
+    return hashlib.sha256(group_form(text).encode()).hexdigest()
 
 
 def key_lines(key: dict[str, Any], slug: str) -> set[int]:

@@ -200,3 +200,21 @@ def test_a_learners_hidden_characters_reach_the_instructor_as_marks(
     page = signed_in(instructor).get("/exercises/bookshop/groups/").content.decode()
     assert "\u202e" not in page and "\u200b" not in page
     assert "⟨U+202E⟩" in page and "⟨U+200B⟩" in page
+
+
+@pytest.mark.parametrize(("same", "other"), [
+    (["토요일 오전 10시부터 오후 6시까지 운영합니다.", "토요일은 10:00~18:00 운영해요 (2)", "- **토요일**: 10시부터 6시까지 운영"],
+     ["토요일은 10시부터 6시까지 운영하지 않습니다.", "토요일은 11시부터 6시까지 운영합니다.",
+      "토요일은 10시부터 6시까지 운영할 수도 있어요."]),
+    (["참가비는 3,000원입니다.", "참가비는 3천 원이에요!", "참가비: 3000원"], ["참가비는 4,000원입니다.", "참가비는 없습니다."]),
+    (["주차는 되고 반려견은 안 돼요."], ["주차는 안 되고 반려견은 돼요."]),
+], ids=["hours", "fee", "which-is-denied"])
+def test_a_group_takes_the_same_fact_in_other_spellings_and_no_other_fact(same: list[str], other: list[str]) -> None:
+    """Claims group by content, not spelling: endings, particles, emphasis, citations and number formats
+    (10시 / 10:00, 3,000원 / 3천 원) do not part them; a negation, a hedge, another value or another word
+    denied does."""
+    from exercises.grounding.groups import signature
+
+    assert len({signature(text) for text in same}) == 1
+    assert not {signature(text) for text in other} & {signature(same[0])}
+    assert len({signature(text) for text in other}) == len(other)
