@@ -51,7 +51,7 @@ from .engine.checks import (
     silent_on,
     value_conflicts,
 )
-from .engine.claims import states_something
+from .engine.claims import is_advice, states_something
 from .engine.compute import computation
 from .engine.particles import attach
 from .groups import GROUP_BASIS, STALE_BASIS, Pins, effective_key, people_notes
@@ -159,6 +159,7 @@ def _answers_silent_question(claim: ClaimContext) -> bool:
     question = claim.question
     return (unkeyed(claim) and question is not None and question.get("judgement") == Judgement.NO_DATA
             and states_something(claim.text)  # a label ("화장실 정보") answers nothing
+            and not is_advice(claim.text)  # "환불 여부는 …팀(031-…)에 확인해 보세요" points elsewhere, answers nothing
             and absent_words_shared(list(claim.lines), str(question.get("text", "")), claim.text))
 
 

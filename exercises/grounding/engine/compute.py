@@ -280,7 +280,7 @@ def computation(source: str | list[str], claim: str, lines: list[int]) -> Comput
     formulas: list[str] = []
     steps: list[tuple[int, ...]] = []
     used: set[int] = set()
-    computed = rate_used = False
+    computed = rate_used = money_computed = False
     compare = _COMPARE.search(normalise(claim)) is not None
     weekly = _weekly_count(normalise(claim), values, given)
     if weekly is not None:
@@ -314,10 +314,14 @@ def computation(source: str | list[str], claim: str, lines: list[int]) -> Comput
                 formulas.append(found.label)
                 steps.append(tuple(sorted(found.lines)))
                 if value.kind == "money":
+                    money_computed = True
                     known.append(_Known(value.alts[0][0], _money(value.alts[0][0]), found.lines))
         if not pending or not progress:
             break
-    if pending or not computed or (not rate_used and _rate_left_out(values, given, rates)):
+    # A comparison with no amount computed: in "2시간 넘게 탈 계획이라면 당일권(5,000원)이 더 저렴합니다" the claim's point
+    # is the comparison, and a duration that happens to add up (1시간 + 1시간) reproduces none of it.
+    if pending or not computed or (compare and not money_computed) or (
+            not rate_used and _rate_left_out(values, given, rates)):
         return None
     if _priced_apart(formulas, [line for line in given if line.number in used]):
         return None

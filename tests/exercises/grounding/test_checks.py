@@ -413,3 +413,37 @@ def test_a_claim_resting_on_a_line_that_leaves_its_matter_open_is_told_which_lin
         assert item["verdict"] == "unchecked" and item["check"] == "open_matter", (judgement, item)
         assert "4번 줄은 이 일을 아직 정하지 않았거나" in item["basis"] and "보류" in item["basis"]
     assert shown("28일(금)에 보강하지 않아요.", "no_data", [2, 4], lines=ESCAPE)["check"] == "denied"
+
+
+RENTAL = ["강변 자전거 대여 안내 (가상 자료)", "이용권 | 기본 이용 시간 | 요금", "1시간권 | 60분 | 1,000원",
+          "당일권 | 운영 시간 내 무제한 | 5,000원", "기본 이용 시간을 넘기면 10분마다 200원이 추가됩니다.",
+          "문의: 대여소 031-555-0190"]
+REFUND = {"key": "rain-refund", "text": "비가 와서 취소되면 환불되나요?", "judgement": "no_data",
+          "evidence": [], "required": [], "explanation": "환불 이야기 없음.", "facts": []}
+
+
+def test_a_silence_said_with_jeonhyeo_is_a_silence_claim() -> None:
+    """"주차 이야기가 전혀 없어요" (none at all) says the notice is silent on parking: 근거 needs no line, and the
+    no-data question's key does not call it an answer."""
+    item = shown("아쉽게도 안내문에는 주차 이야기가 전혀 없어요.", "grounded", [])
+    assert item["verdict"] == "right" and item["check"] == "silence"
+    assert shown("아쉽게도 안내문에는 주차 이야기가 전혀 없어요.", "no_data", [], question=PARKING)["verdict"] != "right"
+
+
+def test_a_pointer_to_ask_someone_is_no_answer_to_a_question_the_source_cannot_answer() -> None:
+    """Linked to the refund question (no data), "환불 여부는 대여소(031-555-0190)에 확인해 보세요" points elsewhere and
+    answers nothing: the question's key gives it no verdict either way; "비가 오면 환불돼요" answers it."""
+    for judgement in ("grounded", "no_data"):
+        item = shown("환불 여부는 대여소(031-555-0190)에 직접 확인해 보세요.", judgement, [6], lines=RENTAL, question=REFUND)
+        assert item["check"] != "question_silent", (judgement, item)
+    assert shown("비가 와서 취소되면 환불돼요.", "no_data", [], lines=RENTAL, question=REFUND)["check"] == "question_silent"
+
+
+def test_a_comparison_is_not_backed_by_a_duration_that_happens_to_add_up() -> None:
+    """"2시간 넘게 탈 계획이라면 당일권(5,000원)이 더 저렴합니다": 2시간 = 1시간 + 1시간 reproduces nothing of the
+    comparison the claim makes, so the computed check does not speak; a computed amount still does."""
+    for judgement in ("grounded", "no_data"):
+        item = shown("2시간 넘게 탈 계획이라면 당일권(5,000원)이 더 저렴합니다.", judgement, [3, 4, 5], lines=RENTAL)
+        assert item["check"] != "computed", (judgement, item)
+    item = shown("1시간권 두 장이면 2,000원이에요.", "grounded", [3], lines=RENTAL)
+    assert item["check"] == "computed" and item["verdict"] == "right"
