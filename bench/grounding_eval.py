@@ -433,7 +433,7 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
         splits["heldout-chat"] = _claims_of(heldout, "heldout-chat")
     wholes: dict[str, list[dict[str, Any]]] = {}
     answer_sets = [("answers-dev", DATA / "grounding_answers_dev.yaml")]
-    for dev_name in ("answers-dev2", "answers-dev3", "answers-dev4", "answers-dev5", "answers-dev6"):
+    for dev_name in ("answers-dev2", "answers-dev3", "answers-dev4", "answers-dev5", "answers-dev6", "answers-dev7"):
         dev_path = DATA / f"grounding_{dev_name.replace('-', '_')}.yaml"
         if dev_path.exists():
             answer_sets.append((dev_name, dev_path))

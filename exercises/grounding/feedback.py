@@ -319,7 +319,7 @@ def computed(claim: ClaimContext) -> Finding | None:
     """A value computed from the cited lines (a sum, a product, a rate, a shifted time) that the site reproduces."""
     if claim.judgement not in (Judgement.GROUNDED, Judgement.NO_DATA):
         return None
-    found = computation(list(claim.lines), claim.text, list(claim.valid_cited))
+    found = computation(list(claim.lines), claim.text, list(claim.valid_cited), cited=list(claim.valid_cited))
     if found is None:
         return None
     if claim.judgement == Judgement.GROUNDED:
@@ -333,9 +333,9 @@ def incomplete_citation(claim: ClaimContext) -> Finding | None:
     if claim.judgement not in (Judgement.GROUNDED, Judgement.PENDING):
         return None
     everything = [n for n, line in enumerate(claim.lines, start=1) if line.strip()]
-    if computation(list(claim.lines), claim.text, list(claim.valid_cited)) is not None:
+    if computation(list(claim.lines), claim.text, list(claim.valid_cited), cited=list(claim.valid_cited)) is not None:
         return None
-    found = computation(list(claim.lines), claim.text, everything)
+    found = computation(list(claim.lines), claim.text, everything, cited=list(claim.valid_cited))
     if found is None:
         return None
     extra = sorted(set(found.lines) - set(claim.valid_cited))

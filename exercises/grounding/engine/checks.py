@@ -46,7 +46,7 @@ def _lines(source: str | list[str]) -> tuple[str, ...]:
     return tuple(source.split("\n")) if isinstance(source, str) else tuple(str(line) for line in source)
 
 
-_COMPUTING = re.compile(r"총|합계|합쳐|합하|합산|더하|더해|모두\s*합|전부\s*합|씩|곱|배|차이|남[은았습는]|할인|빼|뺀|더\s|덜\s|절반|반값|반액|나누|나눠|아끼|아낄|아낀|절약|차액"
+_COMPUTING = re.compile(r"\d\s*[×xX*÷/]\s*\d|[+=→]|총|합계|합쳐|합하|합산|더하|더해|모두\s*합|전부\s*합|씩|곱|배|차이|남[은았습는]|할인|빼|뺀|더\s|덜\s|절반|반값|반액|나누|나눠|아끼|아낄|아낀|절약|차액"
                         r"|후에|후인|뒤에|뒤인|전에|전인|지나|늦게|일찍|앞당|미뤄|당(?![가-힣])|마다|기준")
 _RATE_ON_LINE = re.compile(r"당(?![가-힣])|씩|마다|배|%|퍼센트|할인|할증|전까지|전에|후에|뒤에|이전|이후")
 _DAY_PARTICLE = re.compile(r"\s*(?:에|은|는|이|입|인|부터|까지|엔|의|\()")
@@ -162,7 +162,10 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
             unit = _unit(part.text[value.span[0]:value.span[1]])
             if any(_unit(seg.text[o.span[0]:o.span[1]]) != unit for _, seg, o in options):
                 continue
-        shares_word = any(index.match(w, line) >= MATCHED_WORD for w in part.words for line, _, _ in options)
+        if value.kind == "money" and any(_multiple(value, other) for _, _, other in options):
+            continue  # "토핑 14,000원" beside "1인 7,000원": two people's share may be computed, not misread
+        shares_word = any(index.match(w, line) >= MATCHED_WORD for w in part.words if w.stem not in _MEASURES
+                          for line, _, _ in options)
         shares_days = any(part.days and seg.days and part.days <= seg.days for _, seg, _ in options)
         if not (shares_word or shares_days):
             continue  # nothing but the value ties the claim to these lines: not "the source's own"
@@ -170,6 +173,19 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
         if status == "conflict" and number is not None and not _leaves_open(index, number):
             found.append(ValueConflict(claim_text=part.text[value.span[0]:value.span[1]].strip(), line=number))
     return found
+
+
+# Words that name a measure, not a thing: "섬 체류 가능 시간" and "편도 소요 시간" share 시간 and nothing they are about.
+_MEASURES = frozenset({"시간", "기간"})
+
+
+def _multiple(value: Value, other: Value) -> bool:
+    """Whether the claimed amount is two to twenty times the line's: a count of people or items may make it."""
+    mine, theirs = value.alts[0][0], other.alts[0][0]
+    if theirs <= 0 or mine <= theirs:
+        return False
+    ratio = mine / theirs
+    return abs(ratio - round(ratio)) < 1e-9 and 2 <= round(ratio) <= 20
 
 
 def _composed(value: Value, others: list[Value]) -> bool:

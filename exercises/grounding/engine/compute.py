@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from .analysis import analyse_claim
 from .hangul import normalise
-from .matcher import Line, index_for
+from .matcher import Line, SourceIndex, index_for
 from .values import Value
 
 _EPS = 1e-6
@@ -76,6 +76,24 @@ def _lines(source: str | list[str]) -> tuple[str, ...]:
 
 def _line_values(line: Line) -> list[Value]:
     return list(line.values)
+
+
+_ROUNDING = re.compile(r"올림|반올림|내림|버림|단위로")
+
+
+def _beyond_the_check(index: SourceIndex, formulas: list[str], used: list[Line], cited: list[int] | None) -> bool:
+    """A computation found that still says nothing: priced apart, rounded by a rule, or short of a cited amount."""
+    if _priced_apart(formulas, used):
+        return True
+    if any(_ROUNDING.search(seg.text) for line in used for seg in line.segments):
+        return True
+    return cited is not None and bool(_amount_lines(index, cited) - {line.number for line in used})
+
+
+def _amount_lines(index: SourceIndex, numbers: list[int]) -> set[int]:
+    """Which of these lines state an amount of money a computation could have used."""
+    return {line.number for line in index.lines if line.number in set(numbers)
+            and any(v.kind == "money" and v.role in ("point", "max", "min") for v in _line_values(line))}
 
 
 def _claim_values(claim: str) -> list[tuple[Value, bool]] | None:
@@ -249,13 +267,20 @@ def _row_of_amounts(claim: str, claimed: list[tuple[Value, bool]]) -> bool:
     return bool(_TABLE_ROW.match(claim)) and sum(1 for value, _ in claimed if value.kind == "money") > 1
 
 
-def computation(source: str | list[str], claim: str, lines: list[int]) -> Computation | None:
+def computation(source: str | list[str], claim: str, lines: list[int], *,
+                cited: list[int] | None = None) -> Computation | None:
     """How every amount, time and duration the claim states follows from ``lines``, if one at least is computed.
 
     None when a value cannot be reproduced, when all are merely copied (that is restating,
     not computing), when a clause with a value is negated, or when the claim is a table row with
     several amounts: which of the model's columns stands for which of the source's is beyond this
     check ("| 일반 셀러(2일) | 100,000원 | 50,000원 |" doubles one column and copies the other's day rate).
+    Also None when a line used states a rounding rule (1시간 단위로 올림): the check multiplies exactly.
+
+    ``cited``: the lines the learner cited, for a verdict. Then a cited line with an amount the computation
+    never used makes it None too: a total that leaves out the rental line the learner cited (25,000원 +
+    5,000원 + 2,000원 = 32,000원 without 암벽화 4,000원, 초크 1,000원) is what a model's wrong total looks like, and
+    reproducing it from some of the lines says nothing of whether the rest belonged in it.
     """
     index = index_for(_lines(source))
     wanted = set(lines)
@@ -323,7 +348,7 @@ def computation(source: str | list[str], claim: str, lines: list[int]) -> Comput
     if pending or not computed or (compare and not money_computed) or (
             not rate_used and _rate_left_out(values, given, rates)):
         return None
-    if _priced_apart(formulas, [line for line in given if line.number in used]):
+    if _beyond_the_check(index, formulas, [line for line in given if line.number in used], cited):
         return None
     return Computation(formulas=tuple(formulas), lines=tuple(sorted(used)), steps=tuple(steps))
 

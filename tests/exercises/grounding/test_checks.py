@@ -447,3 +447,55 @@ def test_a_comparison_is_not_backed_by_a_duration_that_happens_to_add_up() -> No
         assert item["check"] != "computed", (judgement, item)
     item = shown("1시간권 두 장이면 2,000원이에요.", "grounded", [3], lines=RENTAL)
     assert item["check"] == "computed" and item["verdict"] == "right"
+
+
+GYM = ["암벽장 이용 안내 (가상 자료)", "1일권 | 성인 25,000원 | 청소년 20,000원", "암벽화 대여 4,000원, 초크 대여 1,000원",
+       "첫 방문자 안전 교육비 5,000원은 별도입니다.", "토·일요일에는 1일권에 2,000원이 추가됩니다.",
+       "시간권은 시간당 3,000원이며 1시간 단위로 올림 계산합니다.", "편도 소요 시간: 1시간 40분",
+       "떡케이크 클래스에 생과일 토핑을 더하면 1인 7,000원이 추가됩니다."]
+
+
+def test_a_total_that_leaves_out_a_cited_amount_is_not_reproduced() -> None:
+    """"합계 32,000원" is 25,000 + 5,000 + 2,000 (lines 2, 4, 5): 맞음 for a learner who cites those lines. Citing the
+    rentals on line 3 too, the same total leaves out amounts the learner says belong in it, which is what a model's
+    wrong total looks like: the computed check then gives no verdict (neither 맞음 nor 다시 보기)."""
+    item = shown("토요일 첫 방문 합계는 32,000원입니다.", "grounded", [2, 4, 5], lines=GYM)
+    assert item["check"] == "computed" and item["verdict"] == "right", item
+    for judgement in ("grounded", "no_data"):
+        item = shown("토요일 첫 방문 합계는 32,000원입니다.", judgement, [2, 3, 4, 5], lines=GYM)
+        assert item["check"] != "computed" and item["verdict"] not in ("right", "review"), (judgement, item)
+
+
+def test_a_rate_with_a_rounding_rule_is_not_multiplied_exactly() -> None:
+    """Line 6 rounds up to whole hours: "5시간 30분이면 16,500원" (3,000원 × 5.5) is wrong there, and the check, which
+    multiplies exactly, gives no verdict rather than 맞음."""
+    item = shown("시간권은 5시간 30분이면 16,500원입니다.", "grounded", [6], lines=GYM)
+    assert item["check"] != "computed" and item["verdict"] != "right", item
+
+
+def test_an_amount_shown_as_worked_or_as_a_multiple_is_no_conflict() -> None:
+    """"| 생과일 토핑 | 7,000 × 2 | 14,000원 |" and "토핑: +14,000원" beside line 8's 1인 7,000원: a share for two people,
+    not a misread amount, so no "원문과 어긋남"; "토핑은 9,000원이에요" still conflicts."""
+    for claim in ("| 생과일 토핑 | 7,000 × 2 | 14,000원 |", "토핑: +14,000원", "생과일 토핑은 14,000원이에요."):
+        item = shown(claim, "grounded", [8], lines=GYM)
+        assert item["check"] != "values" and "어긋남" not in item["basis"], (claim, item)
+    item = shown("생과일 토핑은 9,000원이에요.", "no_data", [8], lines=GYM)
+    assert item["check"] == "values" and item["verdict"] == "right", item
+
+
+def test_sharing_only_the_word_for_time_is_not_the_same_value() -> None:
+    """"섬 체류 가능 시간: 8시간 40분" and "편도 소요 시간: 1시간 40분" share 시간 and nothing they are about: no
+    "원문과 어긋남"; "편도 소요 시간은 2시간이에요" still conflicts."""
+    item = shown("섬 체류 가능 시간: 8시간 40분", "grounded", [7], lines=GYM)
+    assert item["check"] != "values" and "어긋남" not in item["basis"], item
+    assert shown("편도 소요 시간은 2시간이에요.", "no_data", [7], lines=GYM)["check"] == "values"
+
+
+def test_more_chat_silences_and_reactions() -> None:
+    """"아이 요금은 안내문에 따로 없습니다" is a silence claim (근거 with no line, not "줄을 인용하세요"); "아이랑
+    클라이밍이라니 멋지네요!" reacts to the asker and is no claim, so the no-data question's key does not call 자료없음
+    right."""
+    item = shown("아이 요금은 안내문에 따로 없습니다.", "grounded", [])
+    assert item["verdict"] == "right" and item["check"] == "silence", item
+    item = shown("아이랑 함께 클라이밍이라니 멋지네요!", "no_data", [], question=PARKING)
+    assert item["check"] != "question_silent" and item["verdict"] != "right", item
