@@ -123,7 +123,8 @@ def _multipliers(claim_values: list[Value]) -> list[tuple[float, str]]:
 
 
 def _explain_money(target: float, known: list[_Known], factors: list[tuple[float, str]],
-                   rates: list[tuple[float, str, frozenset[int]]], *, compare: bool = False) -> _Known | None:
+                   rates: list[tuple[float, str, frozenset[int]]], *, compare: bool = False,
+                   priced: frozenset[int] = frozenset()) -> _Known | None:
     """``target`` as one known amount, or a sum, product, rate or (with ``compare``) difference of them.
 
     The ways are tried in a fixed order, simplest first, and the first that reproduces the amount wins.
@@ -135,7 +136,7 @@ def _explain_money(target: float, known: list[_Known], factors: list[tuple[float
         lambda: _as_difference(target, known) if compare else None,
         lambda: _as_double_product(target, known, factors),
         lambda: _as_sum(target, known, factors),
-        lambda: _as_scaled(target, known, factors, rates),
+        lambda: _as_scaled(target, known, factors, rates, priced),
     ]
     return next((found for way in ways if (found := way()) is not None), None)
 
@@ -173,13 +174,19 @@ def _as_sum(target: float, known: list[_Known], factors: list[tuple[float, str]]
 
 
 def _as_scaled(target: float, known: list[_Known], factors: list[tuple[float, str]],
-               rates: list[tuple[float, str, frozenset[int]]]) -> _Known | None:
-    """One known amount times a factor of the claim (× 3명) or a rate of the lines (× 1.5배, × (1 − 10%))."""
+               rates: list[tuple[float, str, frozenset[int]]], priced: frozenset[int] = frozenset()) -> _Known | None:
+    """One known amount times a factor of the claim (× 3명) or a rate of the lines (× 1.5배, × (1 − 10%)).
+
+    A rate on a line that states an amount of its own (``priced``: "회의실은 시간당 12,000원이며 … 회의실 요금을 30%
+    할인") scales only that line's amounts: 1일권 15,000원 × (1 − 30%) is no discount the line gives.
+    """
     for item in known:
         for factor, name in factors:
             if abs(item.amount * factor - target) < _EPS:
                 return _Known(target, f"{_money(item.amount)} × {name} = {_money(target)}", item.lines)
         for rate, name, lines in rates:
+            if lines & priced and not item.lines & lines:
+                continue
             if abs(item.amount * rate - target) < _EPS:
                 return _Known(target, f"{_money(item.amount)} × {name} = {_money(target)}", item.lines | lines,
                               rate=True)
@@ -292,6 +299,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     known = [_Known(v.alts[0][0], _money(v.alts[0][0]), frozenset({line.number}))
              for line in given for v in _line_values(line) if v.kind == "money" and v.role in ("point", "max", "min")]
     rates = _line_rates(given)
+    priced = frozenset(_amount_lines(index, [line.number for line in given]))
     times = [(v, line.number) for line in given for v in _line_values(line) if v.kind == "time"]
     durations = [(v.alts[0][0], frozenset({line.number})) for line in given for v in _line_values(line)
                  if v.kind == "dur"]
@@ -320,7 +328,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
         progress = False
         for value in list(pending):
             if value.kind == "money" and value.role in ("point", "max", "min"):
-                found = _explain_money(value.alts[0][0], known, factors, rates, compare=compare)
+                found = _explain_money(value.alts[0][0], known, factors, rates, compare=compare, priced=priced)
             elif value.kind == "time":
                 found = _copied_time(value, times) or _explain_time(value, times, shifts)
             elif value.kind == "dur":

@@ -499,3 +499,19 @@ def test_more_chat_silences_and_reactions() -> None:
     assert item["verdict"] == "right" and item["check"] == "silence", item
     item = shown("아이랑 함께 클라이밍이라니 멋지네요!", "no_data", [], question=PARKING)
     assert item["check"] != "question_silent" and item["verdict"] != "right", item
+
+
+DESKS = ["공유 오피스 요금 안내 (가상 자료)", "1일권 | 15,000원 | 당일 무제한",
+         "회의실은 시간당 12,000원이며, 1일권 이용자는 회의실 요금을 30% 할인받습니다."]
+
+
+def test_a_rate_on_a_priced_line_scales_only_that_lines_amount() -> None:
+    """Line 3's 30 % is off the meeting room's 12,000원: "1일권이 있으면 30% 할인돼서 10,500원" (15,000원 × 0.7) is no
+    discount the notice gives, so neither the verdict nor the hint calls it computed; "회의실은 8,400원" is."""
+    from exercises.grounding.engine import suggest
+
+    item = shown("1일권이 있으시면 30% 할인돼서 10,500원이에요.", "grounded", [2, 3], lines=DESKS)
+    assert item["check"] != "computed" and item["verdict"] != "right", item
+    assert suggest(DESKS, ["1일권이 있으시면 30% 할인돼서 10,500원이에요."])[0].hint != "근거"
+    item = shown("1일권 이용자는 회의실 1시간에 8,400원이에요.", "grounded", [3], lines=DESKS)
+    assert item["check"] == "computed" and item["verdict"] == "right", item
