@@ -27,7 +27,9 @@ _EMOJI = "\u2600-\u27bf\U0001f300-\U0001faff"
 # So do a final ending's tilde ("안 나와 있어요~ 보통은…") and a chat emoticon in jamo ("안 돼요ㅠ 근데…",
 # "아마 결항일 거예요 ㅠ 결항되면…"); a tilde between values ("9시~18시") has no final ending before it.
 _CHAT_END = r"(?<=[요다죠네음])~+|(?<=[가-힣])\s*[ㅠㅜㅋㅎ]+"
-_SENTENCE_END = re.compile(rf"(?:[.?!。…]+[\"'”’)\]」』]*|(?<=\S)\s*[{_EMOJI}][{_EMOJI}\ufe0f\u200d]*|{_CHAT_END})(?=\s|$)")
+# A run of four or more dots with more on its line is a leader ("1일권(주말) ........ 27,000원"), not a full stop.
+_SENTENCE_END = re.compile(rf"(?:(?<!\.)(?!\.{{4,}}[ \t]*[^\s.])[.?!。…]+[\"'”’)\]」』]*|(?<=\S)\s*[{_EMOJI}][{_EMOJI}\ufe0f\u200d]*|{_CHAT_END})(?=\s|$)")
+_TRAILING_EMOJI = re.compile(rf"[ \t]*[{_EMOJI}][{_EMOJI}\ufe0f\u200d]*(?=\s|$)")
 _TOKEN = re.compile(r"\S+")
 _LETTER = re.compile(r"[0-9A-Za-z가-힣]")
 _MIN_LETTERS = 3
@@ -157,6 +159,8 @@ _TABLE_CELLS = re.compile(r"^\|(.+)\|$")
 # person asking, never about the source.
 _ASKER_SAID_BACK = re.compile(
     r"(?:(?:계획|예정)이(?:시)?(?:군요|네요|시죠|죠)"
+    # the asker's own plan, with the honorific only a person takes: "4명이서 방탈출 가시는군요", "처음 도전하시는군요"
+    r"|[가-힣](?:시|으시)(?:는|려는)군요"
     r"|(?:여쭤|여쭈|물어|물으|문의|궁금|걱정|고민)[가-힣]*(?:시|셨)[가-힣]*(?:군요|네요|죠|지요)"
     r"|(?:문의|질문)\s*주셨(?:군요|네요|어요|습니다)"
     r"|(?:말씀|얘기|질문)이(?:시|신)?(?:죠|군요|네요|지요)"
@@ -285,6 +289,9 @@ def sentence_spans(text: str, *, claims_only: bool = False) -> list[tuple[int, i
                 end = citation.end()
                 trailing = re.match(r"[.?!。]", text[end:line_end])
                 end += 1 if trailing else 0
+            emoji = _TRAILING_EMOJI.match(text, end, line_end)  # "…같아요! 😊": the emoji ends the same sentence
+            if emoji:
+                end = emoji.end()
             spans.append((begin, end))
             begin = end
         spans.append((begin, line_end))

@@ -95,7 +95,7 @@ def test_headings_questions_header_rows_and_the_askers_plan_are_not_a_claim_what
     a heading that states something, a data row and a greeting followed by a fact are not set aside."""
     aside = ["## 큰방 보증금", "큰방도 빌릴 수 있나요?", "| 구분 | 1시간 요금 | 비고 |", "| 날짜 | 오전 | 오후 |",
              "토요일에 큰방을 빌리실 계획이시군요!", "대관 요금을 여쭤보셨네요.", "안녕하세요 😊",
-             "즐거운 모임 되세요!", "모임 잘 마치시길 바랄게요!"]
+             "즐거운 모임 되세요!", "모임 잘 마치시길 바랄게요!", "4명이서 큰방을 빌리시는군요 😊", "처음 모임을 여시려는군요."]
     assert [r.shown for r in suggest(VENUE, aside)] == ["주장 아님"] * len(aside)
     claims = ["## 큰방은 토요일에 쉽니다", "| 큰방 | 10,000원 |", "| 구분 | 무료 |", "안녕하세요, 큰방 보증금은 30,000원입니다."]
     assert all(r.shown != "주장 아님" for r in suggest(VENUE, claims))

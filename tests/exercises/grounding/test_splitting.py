@@ -85,3 +85,12 @@ def test_the_askers_question_said_back_is_not_a_claim() -> None:
     """"…얼마인지 물어보셨어요." and "…궁금하시군요" answer nothing."""
     assert texts("독감 접종 비용이 얼마인지 물어보셨어요. 성인은 25,000원입니다. 주차가 되는지 궁금하시군요.") == [
         "성인은 25,000원입니다."]
+
+
+def test_a_leader_of_dots_is_no_full_stop_and_a_trailing_emoji_stays_with_its_sentence() -> None:
+    """"1일권(주말) ........ 27,000원" is one line of a receipt, not two sentences; "…좋을 것 같아요! 😊" keeps its emoji
+    (the claim the learner sees is the sentence as pasted); an ellipsis still ends a sentence."""
+    assert texts("- 1일권(주말) ........ 27,000원\n- 총 37,000원") == ["1일권(주말) ........ 27,000원", "총 37,000원"]
+    assert texts("미리 충전해 가시면 좋을 것 같아요! 😊\n요금은 2만 원입니다.") == [
+        "미리 충전해 가시면 좋을 것 같아요! 😊", "요금은 2만 원입니다."]
+    assert texts("잘 모르겠어요... 요금은 2만 원입니다.") == ["잘 모르겠어요...", "요금은 2만 원입니다."]
