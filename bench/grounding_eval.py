@@ -32,6 +32,8 @@ Splits, kept apart:
 - ``answers-dev6``: tests/data/grounding_answers_dev6.yaml, development data in the same schema and of the
   same make as ``blind-e`` (one class: six learners' answers to each question), written on 2026-12-06 by a
   writer who read only set D's schema header; the answer groups were developed on it.
+- ``answers-dev7``: tests/data/grounding_answers_dev7.yaml, development data of the same make weighted to
+  computation (327 claims, 109 computed), written on 2026-12-06 by a writer who read only set D's schema header.
 - ``blind-e``: tests/data/grounding_blind_2026-12-06e.yaml, a fifth blind set in the same schema, made to
   measure answer groups: one class, six learners' pasted answers to each of ten questions on five new
   notices (60 answers, 334 claims), written on 2026-12-06 by a writer who read only set D's schema header,
