@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
+import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
+import django
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import Group, User
@@ -21,16 +26,74 @@ from tutor.roles import CohortRole, Role
 PASSWORD = "correct-horse-battery-staple"
 
 
+# SQLite: the test database as migrated and loaded with the course, built by the first test process and copied by
+# the others (``django_db_keepdb``). Building it takes each process about 5 s of CPU, and with four processes on two
+# cores they all built at once at the start of the run.
+TEMPLATE_BUILD: list[tuple[int, Path]] = []  # (the held lock, where to write) while this process builds it
+TEMPLATE_COPIED: list[bool] = []
+
+
+def _template() -> Path:
+    """Where the template for this code lives: named by a digest of every migration, the course's files and the
+    seal keys, so a template made before any of them changed is never used."""
+    digest = hashlib.sha256(django.get_version().encode())
+    digest.update(" ".join(key.key_id for key in settings.SEAL_KEYS).encode())  # the course load seals its entries
+    base = Path(settings.BASE_DIR)
+    files = sorted(p for p in base.glob("*/**/migrations/*.py") if ".venv" not in p.parts)
+    files += sorted(p for p in Path(settings.CONTENT_DIR).rglob("*") if p.is_file())
+    for path in files:
+        digest.update(str(path.relative_to(base)).encode() + b"\0" + path.read_bytes())
+    return base / "var" / f"test-db-template-{digest.hexdigest()[:16]}.sqlite3"
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb(request: pytest.FixtureRequest, django_db_modify_db_settings: None) -> bool:
+    """On SQLite, start from the template when there is one (and keep the copy: it is this process's own file);
+    otherwise build the database while holding the template's lock, so the other processes wait for it and copy
+    it instead of building their own. ``--reuse-db`` and ``--create-db`` keep pytest-django's meaning."""
+    if request.config.getvalue("reuse_db"):
+        return True
+    if connection.vendor != "sqlite" or request.config.getvalue("create_db"):
+        return False
+    template = _template()
+    template.parent.mkdir(parents=True, exist_ok=True)
+    lock = os.open(template.with_suffix(".lock"), os.O_CREAT | os.O_RDWR, 0o600)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    if template.exists():
+        name = connection.settings_dict["TEST"]["NAME"]
+        for leftover in (f"{name}-wal", f"{name}-shm"):  # a journal of an earlier run would be replayed onto the copy
+            Path(leftover).unlink(missing_ok=True)
+        shutil.copyfile(template, name)
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        os.close(lock)
+        TEMPLATE_COPIED.append(True)
+        return True
+    TEMPLATE_BUILD.append((lock, template))  # released in django_db_setup once the template is written
+    return False
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup: None, django_db_blocker: object) -> Iterator[None]:
     """Load the real course once, into the test database, right after it is made.
 
     Loading it took about a second and most tests need it. A test runs in a transaction rolled back at its
-    end, so whatever a test changes in the course is undone and the next test finds it as loaded here.
+    end, so whatever a test changes in the course is undone and the next test finds it as loaded here. A database
+    copied from the template has it already.
     """
     with django_db_blocker.unblock():  # type: ignore[attr-defined]
-        load_course(content_dir=settings.CONTENT_DIR)
+        if not TEMPLATE_COPIED:
+            load_course(content_dir=settings.CONTENT_DIR)
         take_snapshot()
+    if TEMPLATE_BUILD:
+        lock, template = TEMPLATE_BUILD.pop()
+        partial = template.with_suffix(f".{os.getpid()}.part")
+        target = sqlite3.connect(partial)
+        SNAPSHOT[0].backup(target)
+        target.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, whatever mode the source was in
+        target.close()
+        os.replace(partial, template)
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        os.close(lock)
     yield
     # A held run-status request starts a listener with its own database connection (exercises.labs.push);
     # it is closed before the test database is dropped, which PostgreSQL refuses while a session is open.

@@ -36,6 +36,9 @@ def test_session_expiry_shows_at_the_draft_and_sign_in_returns_to_the_task(
     assert page.inner_text("#problem-area").strip() == "", "the warning is at the control, not only at the top"
     assert field.input_value() == "첫 문단 더 씀", "nothing typed is lost"
 
+    # Typing sent more than one autosave; each refused one swaps the notice in again. Click its link once they are
+    # all answered, or a late swap can replace the link under the click (seen once on a loaded machine).
+    page.wait_for_load_state("networkidle")
     problem.get_by_role("link").click()
     page.get_by_label("아이디").fill("learner")
     page.get_by_label("비밀번호").fill(PASSWORD)

@@ -28,6 +28,13 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
 
+# One seal key file for the whole run (the parent of the processes' own var folders): the processes start from one
+# template database (tests/conftest.py), whose audit entries the course load sealed; each process must verify them.
+# The controlling pytest process made the file when it read these settings, before any test process started.
+if XDIST_WORKER:
+    SEAL_KEYS_FILE = VAR_DIR.parent / "seal_keys"  # noqa: F405
+    SEAL_KEYS = load_or_create_seal_keys(SEAL_KEYS_FILE)  # noqa: F405
+
 # A file, not memory, so that the real task worker started by the browser tests
 # (a separate process) reaches the same test database.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
