@@ -52,7 +52,8 @@ def claim_values(text: str) -> list[str]:
 def group_form(text: str) -> str:
     """What two claims must share to fall in one answer group: the same content words by their stems, the
     same values as read (10시 and 10:00, 3,000원 and 3천 원 alike; an hour without 오전/오후 read on the
-    twelve-hour dial), each word denied or not as in its clause, and the same hedges; in any order.
+    twelve-hour dial; "10시부터" is not "10시까지"), each word denied or not as in its clause, and the same hedges; in
+    any order.
 
     Why not the spelling: learners asking their own assistant the same question get the same fact back with
     other endings, particles, spacing or number formats ("토요일은 10시에 열어요", "토요일 오전 10시에 엽니다"),
@@ -71,7 +72,7 @@ def group_form(text: str) -> str:
         # A word denied in its clause is another word: "A는 되고 B는 안 돼요" is not "A는 안 되고 B는 돼요".
         words |= {word.stem + ("¬" if len(cover) % 2 else "")
                   for word, cover in zip(segment.words, segment.covers, strict=True) if not word.light}
-        values |= {_value_form(value.kind, value.alts, value.days) for value in segment.values}
+        values |= {_value_form(value.kind, value.alts, value.days) + f"@{value.role}" for value in segment.values}
         cues |= segment.cues
     if not words and not values:  # nothing read ("네, 맞아요."): only the same wording groups
         return normalise_claim(text)

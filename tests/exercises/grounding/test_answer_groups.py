@@ -208,11 +208,12 @@ def test_a_learners_hidden_characters_reach_the_instructor_as_marks(
       "토요일은 10시부터 6시까지 운영할 수도 있어요."]),
     (["참가비는 3,000원입니다.", "참가비는 3천 원이에요!", "참가비: 3000원"], ["참가비는 4,000원입니다.", "참가비는 없습니다."]),
     (["주차는 되고 반려견은 안 돼요."], ["주차는 안 되고 반려견은 돼요."]),
-], ids=["hours", "fee", "which-is-denied"])
+    (["입장은 10시부터예요.", "입장은 오전 10시부터입니다."], ["입장은 10시까지예요."]),
+], ids=["hours", "fee", "which-is-denied", "from-or-until"])
 def test_a_group_takes_the_same_fact_in_other_spellings_and_no_other_fact(same: list[str], other: list[str]) -> None:
     """Claims group by content, not spelling: endings, particles, emphasis, citations and number formats
-    (10시 / 10:00, 3,000원 / 3천 원) do not part them; a negation, a hedge, another value or another word
-    denied does."""
+    (10시 / 10:00, 3,000원 / 3천 원) do not part them; a negation, a hedge, another value, another word denied or a
+    time's other role (부터 / 까지) does."""
     from exercises.grounding.groups import signature
 
     assert len({signature(text) for text in same}) == 1
