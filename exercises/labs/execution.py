@@ -9,17 +9,23 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
+import json
 import logging
 import os
+import shutil
 import socket
+from datetime import datetime
+from pathlib import Path
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from lessons.models import FixtureVersion
-from tutor import audit, extensions
+from tutor import audit, extensions, keys
 
 from . import conf, push, records, selectors
 from .checking import run_checks
@@ -167,19 +173,30 @@ def fail_run(*, run_id: int, reason: str) -> None:
     transaction.on_commit(functools.partial(tell_run_finished, run.pk))
 
 
-def record_sandbox_health(*, warm: int = 0) -> SandboxHealth:
+def record_sandbox_health(*, warm: int = 0, reuse: bool = False) -> SandboxHealth:
     """Run the hostile-program self-test and store the verdict the web process consults.
 
     ``warm``: run the catalogue in warm sandboxes too (a pool of that size), as the worker's runs will be.
+    ``reuse`` (a worker starting): a pass this host recorded in the last ``LAB_SELFTEST_REUSE_SECONDS``, under the
+    same boot, sandbox configuration, interpreter and pool size, is stored again as this worker's verdict
+    (``reused_from``) instead of running the catalogue again (4 s and as many CPU-seconds, by design: it burns
+    CPU to its limits). Anything else, a missing, stale, unsealed or altered record included, runs the test.
     """
     config = conf.sandbox_config()
+    basis = _selftest_basis(config, warm)
+    recent = _recent_pass(basis) if reuse else None
+    if recent is not None:
+        return SandboxHealth.objects.create(
+            ok=True, host=selectors.this_host(), worker=f"{socket.gethostname()}:{os.getpid()}",
+            interpreter=recent["interpreter"], enforcement=recent["enforcement"], detail=recent["detail"],
+            reused_from=datetime.fromisoformat(recent["passed_at"]))
     verdicts = run_selftest(config, warm=warm)
     _backend, bounded_by = enforcement(config)
     try:
         version = f"Python {interpreter(config.python).version}"
     except Exception:  # the self-test already reports an unusable interpreter
         version = ""
-    return SandboxHealth.objects.create(
+    health = SandboxHealth.objects.create(
         ok=bool(verdicts) and all(v.passed for v in verdicts),
         host=selectors.this_host(),
         worker=f"{socket.gethostname()}:{os.getpid()}",
@@ -188,3 +205,66 @@ def record_sandbox_health(*, warm: int = 0) -> SandboxHealth:
         detail=[{"name": v.name, "contained": v.contained, "status": v.status, "note": v.note,
                  "accepted_risk": v.accepted_risk} for v in verdicts],
     )
+    _keep_pass(basis, health)
+    return health
+
+
+def _selftest_record() -> Path:
+    return Path(settings.VAR_DIR) / "sandbox-selftest.json"
+
+
+def _selftest_basis(config: object, warm: int) -> str:
+    """What a pass holds for: this boot of this host, this sandbox configuration and pool size, these binaries."""
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text(encoding="ascii").strip()
+    except OSError:
+        boot = ""
+    tools = []
+    for tool in (getattr(config, "bwrap", ""), getattr(config, "python", "")):  # an upgraded binary is another test
+        found = shutil.which(str(tool)) or str(tool)
+        try:
+            stat = os.stat(found)
+            tools.append(f"{found}:{stat.st_size}:{stat.st_mtime_ns}")
+        except OSError:
+            tools.append(f"{found}:-")
+    text = "\x1f".join([boot, socket.gethostname(), repr(config), str(warm), *tools])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _keep_pass(basis: str, health: SandboxHealth) -> None:
+    """Write this host's latest pass, sealed, for the next worker to start on; a failure removes it."""
+    path = _selftest_record()
+    if not health.ok:
+        path.unlink(missing_ok=True)
+        return
+    body = {"basis": basis, "passed_at": health.checked_at.isoformat(), "interpreter": health.interpreter,
+            "enforcement": health.enforcement, "detail": health.detail}
+    key = keys.current_key()
+    record = {**body, "key": key.key_id, "mac": key.mac(keys.canonical(body))}
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(record, handle, ensure_ascii=False)
+    os.replace(partial, path)
+
+
+def _recent_pass(basis: str) -> dict | None:
+    """The kept pass when it is sealed by a configured key, for this basis and recent enough; else None."""
+    window = settings.LAB_SELFTEST_REUSE_SECONDS
+    if window <= 0:
+        return None
+    try:
+        record = json.loads(_selftest_record().read_text(encoding="utf-8"))
+        body = {name: record[name] for name in ("basis", "passed_at", "interpreter", "enforcement", "detail")}
+        key = keys.key_for(str(record["key"]))
+        passed_at = datetime.fromisoformat(body["passed_at"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if key is None or not hmac.compare_digest(str(record.get("mac", "")), key.mac(keys.canonical(body))):
+        return None
+    age = (timezone.now() - passed_at).total_seconds()
+    if body["basis"] != basis or not 0 <= age <= window or not isinstance(body["detail"], list):
+        return None
+    if not body["detail"] or not all(item.get("contained") or item.get("accepted_risk") for item in body["detail"]):
+        return None
+    return body

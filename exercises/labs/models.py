@@ -187,6 +187,9 @@ class SandboxHealth(models.Model):
     interpreter = models.CharField(max_length=40, blank=True)
     enforcement = models.TextField(blank=True, help_text="how runs are bounded: per-run cgroup or rlimit only")
     detail = models.JSONField(default=list, help_text="[{name, contained, status, note, accepted_risk}]")
+    reused_from = models.DateTimeField(
+        null=True, blank=True,
+        help_text="when this host's pass was run, if this worker started on it instead of running the test again")
 
     class Meta:
         ordering = ["-checked_at", "-id"]

@@ -319,6 +319,10 @@ LAB_WORKER_IDLE_POLL_SECONDS = float(os.environ.get("LAB_WORKER_IDLE_POLL_SECOND
 LAB_WORKER_SILENT_AFTER_SECONDS = int(os.environ.get("LAB_WORKER_SILENT_AFTER_SECONDS", "90"))
 # A worker whose host failed the self-test takes no runs and repeats the test this often.
 LAB_SELFTEST_RETRY_SECONDS = float(os.environ.get("LAB_SELFTEST_RETRY_SECONDS", "60"))
+# A worker starting within this many seconds of a pass this host recorded (same boot, sandbox configuration,
+# interpreter and pool size; sealed in VAR_DIR/sandbox-selftest.json) starts on that pass instead of burning
+# the catalogue's CPU again: a restart or a second worker. 0 runs the test at every start.
+LAB_SELFTEST_REUSE_SECONDS = float(os.environ.get("LAB_SELFTEST_REUSE_SECONDS", "600"))
 # /healthz fails when the oldest waiting task has waited longer than this (no worker takes it).
 HEALTHZ_MAX_QUEUE_AGE_SECONDS = int(os.environ.get("HEALTHZ_MAX_QUEUE_AGE_SECONDS", "60"))
 

@@ -135,7 +135,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, batch: bool, **options: Any) -> None:
         become_subreaper()
-        health = record_sandbox_health(warm=warm_size())
+        health = record_sandbox_health(warm=warm_size(), reuse=True)
         while not health.ok:
             failed = [item["name"] for item in health.detail
                       if not item["contained"] and not item.get("accepted_risk")]
@@ -144,7 +144,9 @@ class Command(BaseCommand):
             if batch:
                 return
             health = self._check_again_later()
-        self.stdout.write(f"샌드박스 점검 통과 ({len(health.detail)}개), {health.interpreter}; "
+        reused = (f", {timezone.localtime(health.reused_from):%H:%M:%S}에 이 호스트가 통과한 점검을 다시 씀"
+                  if health.reused_from else "")
+        self.stdout.write(f"샌드박스 점검 통과 ({len(health.detail)}개{reused}), {health.interpreter}; "
                           f"제한 방식: {health.enforcement}")
         risks = [item["name"] for item in health.detail if item.get("accepted_risk")]
         if risks:
