@@ -92,6 +92,9 @@ def django_db_setup(django_db_setup: None, django_db_blocker: object) -> Iterato
         target.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, whatever mode the source was in
         target.close()
         os.replace(partial, template)
+        for older in template.parent.glob("test-db-template-*"):  # templates of code as it stood before
+            if older.stem != template.stem:
+                older.unlink(missing_ok=True)
         fcntl.flock(lock, fcntl.LOCK_UN)
         os.close(lock)
     yield
