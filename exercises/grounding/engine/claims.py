@@ -168,12 +168,18 @@ _ASKER_SAID_BACK = re.compile(
     r"[^가-힣0-9]*$")
 # A wish to the reader ("즐겁게 배우시길 바랄게요!", "좋은 하루 보내세요~"): a sign-off, unless it restates a line.
 _WISH = re.compile(r"(?:(?:길|기를)\s*바(?:라요|랄게요|랍니다|래요)|(?:되|보내)세요)[^가-힣0-9]*$")
+# So is a reaction to the asker's plan ("아이가 정말 좋아하겠네요!", "자전거 타기 좋은 계절이네요 🚲") and a wish of
+# manner ("재밌게 탈출하세요!", "예쁘게 자르고 오세요~"), as long as no figure or reason rides on it: "12일부터 열린다고
+# 하니 다음에 해 보셔도 좋겠네요" states the opening.
+_REACTION = re.compile(r"(?:(?:좋|좋아하|좋아하시|반갑|설레|멋지|부럽|신나)(?:겠)?네요|좋은\s*[가-힣]+(?:이)?네요"
+                       r"|(?<![가-힣])(?:재밌|재미있|즐겁|맛있|예쁘|신나)게\s[가-힣 ]*세요)[^가-힣0-9]*$")
+_REASON = re.compile(r"[가-힣](?:니까|니|으니|므로|라서|어서|해서|는데|지만)\s|다고\s*하")
 _PREDICATE_END = re.compile(r"(?:다|요|죠)[^가-힣0-9]*$")
 
 
 # Words that end a title rather than a statement ("참가비 안내", "예약 방법", "점심 제공 여부", "방문 전 체크리스트").
 _TITLE_WORDS = ("안내", "요약", "방법", "정보", "여부", "계산", "정리", "관련", "참고", "주의", "체크리스트", "목록", "사항",
-                "요령", "일정표", "요금표")
+                "요령", "일정표", "요금표", "규정", "과정", "시간표", "비교", "내역")
 
 
 def _is_label(sentence: str) -> bool:
@@ -224,8 +230,11 @@ def states_something(sentence: str) -> bool:
 
 
 def is_wish(sentence: str) -> bool:
-    """A wish or sign-off to the reader (…보내세요, …되세요, …하시길 바랄게요)."""
-    return _WISH.search(sentence.strip()) is not None
+    """A wish or sign-off to the reader (…보내세요, …되세요, …하시길 바랄게요), or a reaction with nothing stated."""
+    stripped = sentence.strip()
+    if _WISH.search(stripped) is not None:
+        return True
+    return bool(_REACTION.search(stripped)) and not re.search(r"\d", stripped) and not _REASON.search(stripped)
 
 
 # Advice to the reader rather than a statement about the source: "방문 전에 전화로 확인해 보시길 권합니다".

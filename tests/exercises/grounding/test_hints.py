@@ -91,13 +91,16 @@ def test_greetings_sign_offs_and_advice_are_hinted_not_a_claim() -> None:
 
 def test_headings_questions_header_rows_and_the_askers_plan_are_not_a_claim_whatever_lines_share() -> None:
     """By form alone: a Markdown heading naming a line's subject, a question, a table's header row, the
-    asker's plan said back and a greeting with nothing else are 주장 아님 even where a line shares their words;
-    a heading that states something, a data row and a greeting followed by a fact are not set aside."""
+    asker's plan said back and a greeting with nothing else are 주장 아님 even where a line shares their words, and
+    so are a reaction or a wish of manner where no line is restated; a heading that states something, a data row,
+    a greeting followed by a fact and a reaction that carries a fact are not set aside."""
     aside = ["## 큰방 보증금", "큰방도 빌릴 수 있나요?", "| 구분 | 1시간 요금 | 비고 |", "| 날짜 | 오전 | 오후 |",
              "토요일에 큰방을 빌리실 계획이시군요!", "대관 요금을 여쭤보셨네요.", "안녕하세요 😊",
-             "즐거운 모임 되세요!", "모임 잘 마치시길 바랄게요!", "4명이서 큰방을 빌리시는군요 😊", "처음 모임을 여시려는군요."]
+             "즐거운 모임 되세요!", "모임 잘 마치시길 바랄게요!", "4명이서 큰방을 빌리시는군요 😊", "처음 모임을 여시려는군요.",
+             "모임 하기 좋은 계절이네요 🌸", "다들 정말 좋아하겠네요!", "재밌게 모임 하세요!", "환불 규정", "계산 과정"]
     assert [r.shown for r in suggest(VENUE, aside)] == ["주장 아님"] * len(aside)
-    claims = ["## 큰방은 토요일에 쉽니다", "| 큰방 | 10,000원 |", "| 구분 | 무료 |", "안녕하세요, 큰방 보증금은 30,000원입니다."]
+    claims = ["## 큰방은 토요일에 쉽니다", "| 큰방 | 10,000원 |", "| 구분 | 무료 |", "안녕하세요, 큰방 보증금은 30,000원입니다.",
+              "큰방은 12일부터 빌릴 수 있다고 하니 다음에 써 보셔도 좋겠네요."]
     assert all(r.shown != "주장 아님" for r in suggest(VENUE, claims))
 
 
