@@ -515,3 +515,15 @@ def test_a_rate_on_a_priced_line_scales_only_that_lines_amount() -> None:
     assert suggest(DESKS, ["1일권이 있으시면 30% 할인돼서 10,500원이에요."])[0].hint != "근거"
     item = shown("1일권 이용자는 회의실 1시간에 8,400원이에요.", "grounded", [3], lines=DESKS)
     assert item["check"] == "computed" and item["verdict"] == "right", item
+
+
+def test_silences_said_as_not_found_or_not_seen() -> None:
+    """"주차 관련 정보는 찾을 수 없었어요", "안내문에서는 주차 이야기가 보이지 않아요" and "…포함되어 있지 않습니다" say the
+    notice is silent on parking: 근거 with no line is right, and the no-data question's key does not call them an
+    answer; "주차장은 보이지 않는 곳에 있어요" names no source and stays a claim about parking."""
+    for claim in ("주차 관련 정보는 안내문에서 찾을 수 없었어요.", "안내문에서는 주차 이야기가 보이지 않아요.",
+                  "주차 안내는 안내문에 포함되어 있지 않습니다."):
+        item = shown(claim, "grounded", [])
+        assert item["verdict"] == "right" and item["check"] == "silence", (claim, item)
+        assert shown(claim, "no_data", [], question=PARKING)["verdict"] != "right", claim
+    assert shown("주차장은 보이지 않는 곳에 있어요.", "grounded", [])["check"] != "silence"
