@@ -116,3 +116,13 @@ def test_a_failed_test_removes_the_kept_pass_and_a_window_of_zero_never_reuses(
     settings.LAB_SELFTEST_REUSE_SECONDS = 0
     monkeypatch.setattr(execution, "run_selftest", lambda config, warm=0: [Verdict("fork_bomb")])
     assert execution.record_sandbox_health(warm=0, reuse=True).reused_from is None
+
+
+def test_a_var_folder_that_cannot_be_written_keeps_nothing_and_stops_nothing(
+        tmp_path: Path, runs: list[int], settings) -> None:
+    """Where the pass cannot be kept, the worker still records its verdict and starts; the next one runs the test."""
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    settings.VAR_DIR = blocked
+    assert execution.record_sandbox_health(warm=0).ok
+    assert execution.record_sandbox_health(warm=0, reuse=True).reused_from is None and len(runs) == 2
