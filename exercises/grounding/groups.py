@@ -21,6 +21,8 @@ from lessons.fixture_changes import changed_numbers
 from lessons.fixture_refs import lines_referred
 from lessons.models import FixtureVersion
 
+from .engine.analysis import analyse_claim
+from .engine.claims import strip_markdown
 from .models import JUDGEMENT_FOR, ClaimGroup, GroupJudgement
 
 STALE_BASIS = "확인 안 됨 — 자료가 바뀌어 답안 키를 다시 확인하는 중"
@@ -61,9 +63,6 @@ def group_form(text: str) -> str:
     "운영해요"), a negation, a hedge, another value. A group's members are listed to the instructor who
     judges it, and the bench measures the wrong verdicts a judged group would give its members.
     """
-    from .engine.analysis import analyse_claim
-    from .engine.claims import strip_markdown
-
     text = _CITATION.sub(" ", _MARKER.sub("", unicodedata.normalize("NFKC", strip_markdown(text))))
     words: set[str] = set()
     values: set[str] = set()

@@ -173,7 +173,9 @@ _WISH = re.compile(r"(?:(?:길|기를)\s*바(?:라요|랄게요|랍니다|래요
 # 하니 다음에 해 보셔도 좋겠네요" states the opening.
 _REACTION = re.compile(r"(?:(?:좋|좋아하|좋아하시|반갑|설레|멋지|부럽|신나)(?:겠)?네요|좋은\s*[가-힣]+(?:이)?네요"
                        r"|(?<![가-힣])(?:재밌|재미있|즐겁|맛있|예쁘|신나)게\s[가-힣 ]*세요)[^가-힣0-9]*$")
-_REASON = re.compile(r"[가-힣](?:니까|니|으니|므로|라서|어서|해서|는데|지만)\s|다고\s*하")
+# The endings that give a reason ("…되니", "…라서", "…지만"): a sentence with one states a fact of its own.
+_REASON_ENDINGS = "니까|니|으니|므로|라서|어서|해서|는데|지만"
+_REASON = re.compile(rf"[가-힣](?:{_REASON_ENDINGS})\s|다고\s*하")
 _PREDICATE_END = re.compile(r"(?:다|요|죠)[^가-힣0-9]*$")
 
 
@@ -259,7 +261,7 @@ _ADVICE_MORE = re.compile(
 
 # "…두 배가 되니 참고하세요", "1년 내내 열리니까 언제든 놀러 가세요": a fact given as the reason for the advice is a
 # claim, judged on its fact.
-_BECAUSE = re.compile(r"[가-힣](?:니까|니|으니|므로|라서|어서|해서|는데|지만|고)\s")
+_BECAUSE = re.compile(rf"[가-힣](?:{_REASON_ENDINGS}|고)\s")
 
 
 def is_advice(sentence: str) -> bool:

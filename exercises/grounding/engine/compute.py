@@ -92,7 +92,8 @@ def _beyond_the_check(index: SourceIndex, formulas: list[str], used: list[Line],
 
 def _amount_lines(index: SourceIndex, numbers: list[int]) -> set[int]:
     """Which of these lines state an amount of money a computation could have used."""
-    return {line.number for line in index.lines if line.number in set(numbers)
+    wanted = set(numbers)
+    return {line.number for line in index.lines if line.number in wanted
             and any(v.kind == "money" and v.role in ("point", "max", "min") for v in _line_values(line))}
 
 
@@ -299,7 +300,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     known = [_Known(v.alts[0][0], _money(v.alts[0][0]), frozenset({line.number}))
              for line in given for v in _line_values(line) if v.kind == "money" and v.role in ("point", "max", "min")]
     rates = _line_rates(given)
-    priced = frozenset(_amount_lines(index, [line.number for line in given]))
+    priced = frozenset(_amount_lines(index, [line.number for line in given])) if rates else frozenset()
     times = [(v, line.number) for line in given for v in _line_values(line) if v.kind == "time"]
     durations = [(v.alts[0][0], frozenset({line.number})) for line in given for v in _line_values(line)
                  if v.kind == "dur"]
