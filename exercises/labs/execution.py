@@ -32,7 +32,7 @@ from .checking import run_checks
 from .content import program_for_step
 from .hooks import RunListener
 from .models import LabRun, SandboxHealth
-from .sandbox import RunResult, run_python, warm
+from .sandbox import RunResult, SandboxConfig, run_python, warm
 from .sandbox.runner import enforcement, interpreter
 from .sandbox.selftest import run_selftest
 
@@ -213,15 +213,15 @@ def _selftest_record() -> Path:
     return Path(settings.VAR_DIR) / "sandbox-selftest.json"
 
 
-def _selftest_basis(config: object, warm: int) -> str:
+def _selftest_basis(config: SandboxConfig, warm: int) -> str:
     """What a pass holds for: this boot of this host, this sandbox configuration and pool size, these binaries."""
     try:
         boot = Path("/proc/sys/kernel/random/boot_id").read_text(encoding="ascii").strip()
     except OSError:
         boot = ""
     tools = []
-    for tool in (getattr(config, "bwrap", ""), getattr(config, "python", "")):  # an upgraded binary is another test
-        found = shutil.which(str(tool)) or str(tool)
+    for tool in (config.bwrap, config.python):  # an upgraded binary is another test
+        found = shutil.which(tool) or tool
         try:
             stat = os.stat(found)
             tools.append(f"{found}:{stat.st_size}:{stat.st_mtime_ns}")
