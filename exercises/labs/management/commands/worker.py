@@ -137,7 +137,8 @@ class Command(BaseCommand):
         become_subreaper()
         health = record_sandbox_health(warm=warm_size(), reuse=True)
         while not health.ok:
-            failed = [item["name"] for item in health.detail
+            # with each case's status and note: a failure seen only in a CI log must say why
+            failed = [f"{item['name']} ({item.get('status', '?')}: {item.get('note', '')})" for item in health.detail
                       if not item["contained"] and not item.get("accepted_risk")]
             self.stderr.write(f"샌드박스 점검 실패: {', '.join(failed) or '실행 안 됨'}. "
                               f"이 호스트의 워커는 실행을 받지 않습니다. 제한 방식: {health.enforcement}")
