@@ -1,4 +1,5 @@
-"""The sign-in form: Django's, with throttling checked before the password is."""
+"""Forms every app shares: the sign-in form (Django's, with throttling checked before the password is), the
+first-problem helper, and the fields for ids and cited line numbers."""
 
 from __future__ import annotations
 
@@ -85,3 +86,33 @@ class IdListField(forms.Field):
 
         numbers = [int_or_none(item, low=1) for item in (value or [])]
         return [n for n in numbers if n is not None]
+
+
+class LineNumbersField(forms.CharField):
+    """Cited line numbers as a person types them ("2, 5 7", "3번"): the one reading of them, for every page.
+
+    Each number is ASCII digits (a superscript or a full-width digit is refused, as everywhere on the site);
+    the list comes back sorted without repeats. Whether each line exists is the service's question: only it
+    knows the source (and the API hands it a list of numbers the same way).
+    """
+
+    HIGHEST = 100_000
+    # As many as the API's schemas take (``max_length=50``): a source of a few dozen lines never needs more.
+    MOST = 50
+
+    def to_python(self, value: Any) -> list[int]:  # type: ignore[override]
+        from .numbers import int_or_none
+
+        text = str(super().to_python(value))
+        numbers: set[int] = set()
+        for token in text.replace(",", " ").replace("번", " ").split():
+            number = int_or_none(token, high=self.HIGHEST)
+            if number is None:
+                raise forms.ValidationError(
+                    gettext("인용한 줄 번호는 숫자(0–9)로 적어 주세요 (예: 2, 5). 읽을 수 없는 값: '%(t)s'")
+                    % {"t": token[:20]}, code="invalid")
+            numbers.add(number)
+        if len(numbers) > self.MOST:
+            raise forms.ValidationError(gettext("인용한 줄은 %(n)d개까지 적을 수 있습니다 (지금 %(m)d개).")
+                                        % {"n": self.MOST, "m": len(numbers)}, code="too_many")
+        return sorted(numbers)

@@ -10,7 +10,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tutor.forms import IdListField
+from tutor.forms import IdListField, LineNumbersField
 from tutor.numbers import int_or_none
 
 from .models import EvidenceTask
@@ -52,25 +52,15 @@ class PreviewForm(forms.Form):
     comment = forms.CharField(required=False, strip=False, max_length=5000)
 
 
-def _line_numbers(raw: str) -> list[int]:
-    numbers = [int_or_none(token, low=1, high=100_000) for token in raw.replace(",", " ").split()]
-    if None in numbers:
-        raise forms.ValidationError(_("줄 번호는 숫자(0–9)로 적어 주세요 (예: 2, 5)."))
-    return [n for n in numbers if n is not None]
-
-
 class DraftForm(forms.Form):
     """The autosaved draft: text as typed, attached runs, cited line numbers, and moving citations to the
     current fixture version (the author's checkbox)."""
 
     text = forms.CharField(required=False, strip=False)
     runs = IdListField(required=False)
-    lines = forms.CharField(required=False)
+    lines = LineNumbersField(required=False)
     move_citations = forms.BooleanField(required=False)
     version = forms.IntegerField(required=False, min_value=1)
-
-    def clean_lines(self) -> list[int]:
-        return _line_numbers(self.cleaned_data.get("lines") or "")
 
     def draft_fields(self) -> dict[str, Any]:
         """``services.save_draft``'s keyword arguments (after ``is_valid``)."""

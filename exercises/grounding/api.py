@@ -77,11 +77,7 @@ def get_attempt(request: ApiRequest, attempt_id: int) -> dict:
              description="보낸 칸만 바뀝니다. 본인의 제출 전 시도만 (다른 사람에게는 404, 제출한 뒤에는 409).")
 def save_marks(request: ApiRequest, attempt_id: int, payload: MarksIn) -> dict:
     attempt = selectors.access_own_draft(request.auth, attempt_id)
-    marks = {mark.claim: {name: value for name, value in
-                          (("judgement", mark.judgement), ("lines", mark.lines), ("question", mark.question))
-                          if value is not None}
-             for mark in payload.marks}
-    services.mark_claims(user=request.auth, attempt=attempt, marks=marks)
+    services.mark_claims(user=request.auth, attempt=attempt, marks=payload.marks)
     return attempt_out(attempt)
 
 

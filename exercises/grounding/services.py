@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from django.conf import settings
@@ -18,7 +19,6 @@ from lessons.models import CompletionRecord, Fixture, Lesson
 from lessons.services import record_completion
 from tutor import access, audit
 from tutor.errors import Conflict, NotFound, Throttled, TutorError
-from tutor.numbers import int_or_none
 
 from . import feedback
 from .content import claim_text_key, read_exercise
@@ -37,6 +37,7 @@ from .models import (
     SampleAnswer,
     Variant,
 )
+from .schemas import MarkIn
 
 MAX_ANSWER_CHARS = 8000
 MAX_CLAIMS = 50
@@ -239,24 +240,19 @@ def _line_count(attempt: Attempt) -> int:
     return len(attempt.fixture_version.numbered_lines())
 
 
-def parse_lines(raw: str | list[int], *, line_count: int) -> list[int]:
-    """Read "2, 5 7" (or [2, 5, 7]) into [2, 5, 7]; refuse numbers outside the source with a clear message."""
-    numbers: set[int] = set()
-    tokens = [str(n) for n in raw] if isinstance(raw, list) else raw.replace(",", " ").replace("번", " ").split()
-    for token in tokens:
-        number = int_or_none(token)
-        if number is None:
-            raise TutorError(_("인용한 줄은 숫자(0–9)로 적어 주세요 (예: 2, 5). %(t)s 읽을 수 없습니다.")
-                             % {"t": attach(f"'{token[:20]}'", "은/는")})
+def cited_lines(numbers: list[int], *, line_count: int) -> list[int]:
+    """The numbers, sorted without repeats, if each is a line of the source; else a refusal naming the first that
+    is not. Reading them from what a person typed is ``tutor.forms.LineNumbersField``'s (the API's schema hands a
+    list the same way)."""
+    for number in numbers:
         if not 1 <= number <= line_count:
             raise TutorError(_("%(n)d번 줄은 없습니다. 원문은 1–%(max)d번 줄입니다.") % {"n": number, "max": line_count})
-        numbers.add(number)
-    return sorted(numbers)
+    return sorted(set(numbers))
 
 
 @transaction.atomic(durable=True)
-def mark_claims(*, user: User, attempt: Attempt, marks: dict[int, dict[str, str | list[int]]]) -> None:
-    """Save the learner's marks: {claim id: {judgement, question, lines}} (only the fields sent change).
+def mark_claims(*, user: User, attempt: Attempt, marks: Sequence[MarkIn]) -> None:
+    """Save the learner's marks (of each, only the fields sent change: ``None`` is "not sent").
 
     A draft's marks are the learner's working notes, like an evidence draft: not audited; the
     submission that seals them is.
@@ -264,24 +260,22 @@ def mark_claims(*, user: User, attempt: Attempt, marks: dict[int, dict[str, str 
     _apply_marks(_locked_draft(user, attempt), marks)
 
 
-def _apply_marks(attempt: Attempt, marks: dict[int, dict[str, str | list[int]]]) -> None:
+def _apply_marks(attempt: Attempt, marks: Sequence[MarkIn]) -> None:
     claims = {c.pk: c for c in attempt.claims.select_for_update()}
     question_keys = set(attempt.exercise.questions.values_list("key", flat=True))
     line_count = _line_count(attempt)
-    for claim_id, fields in marks.items():
-        claim = claims.get(claim_id)
+    for mark in marks:
+        claim = claims.get(mark.claim)
         if claim is None:
             raise NotFound(_("그런 주장은 없습니다."))
-        if "judgement" in fields:
-            if fields["judgement"] not in {"", *Judgement.values}:
-                raise TutorError(_("판단은 근거, 자료없음, 보류, 주장 아님 가운데 하나입니다."))
-            claim.judgement = fields["judgement"]
-        if "question" in fields:
-            if fields["question"] not in {"", *question_keys}:
+        if mark.judgement is not None:
+            claim.judgement = mark.judgement
+        if mark.question is not None:
+            if mark.question not in {"", *question_keys}:
                 raise TutorError(_("그런 질문은 없습니다."))
-            claim.question_key = fields["question"]
-        if "lines" in fields:
-            claim.cited_lines = parse_lines(fields["lines"], line_count=line_count)
+            claim.question_key = mark.question
+        if mark.lines is not None:
+            claim.cited_lines = cited_lines(mark.lines, line_count=line_count)
         claim.save()
 
 
@@ -375,7 +369,7 @@ def _renumber(attempt: Attempt) -> None:
 
 
 @transaction.atomic(durable=True)
-def submit_attempt(*, user: User, attempt: Attempt, marks: dict[int, dict[str, str | list[int]]] | None = None,
+def submit_attempt(*, user: User, attempt: Attempt, marks: Sequence[MarkIn] = (),
                    unjudged_confirmed: bool = True) -> Attempt:
     """Save the page's last marks and seal the attempt with its feedback, in one transaction.
 
@@ -430,7 +424,7 @@ def _gather_into_groups(attempt: Attempt, evaluated: dict) -> tuple[set[int], bo
     return grouped, judged
 
 
-def judge_group(*, actor: User, group: ClaimGroup, relation: str, lines: str | list[int],
+def judge_group(*, actor: User, group: ClaimGroup, relation: str, lines: list[int],
                 explanation: str) -> GroupJudgement:
     """An instructor's judgement of an answer group: a new version, audited, and the feedback of every
     submitted attempt with a claim in the group re-evaluated at once (later attempts get it when submitted).
@@ -447,7 +441,7 @@ def judge_group(*, actor: User, group: ClaimGroup, relation: str, lines: str | l
         raise TutorError(_("판정의 까닭을 한 문장으로 적어 주세요. 학습자에게 그대로 보입니다."))
     if len(text) > 500:
         raise TutorError(_("설명은 500자까지 적을 수 있습니다 (지금 %(n)d자).") % {"n": len(text)})
-    numbers = parse_lines(lines, line_count=len(group.fixture_version.numbered_lines()))
+    numbers = cited_lines(lines, line_count=len(group.fixture_version.numbered_lines()))
     if relation in (Relation.RESTATES, Relation.CONDITIONAL, Relation.CONTRADICTS) and not numbers:
         raise TutorError(_("원문과 같거나 어긋나거나 조건이 붙은 주장이라면, 그렇게 말하는 줄 번호를 적어 주세요."))
     with transaction.atomic(durable=True):

@@ -19,6 +19,7 @@ from exercises.labs.models import Lab
 from lessons.models import Lesson
 from tests.e2e.session import sign_in
 from tests.e2e.test_finished_screens import staff_fixture_admin
+from tests.exercises.grounding.helpers import typed
 from tutor.models import Cohort
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -195,14 +196,14 @@ def later_states(records: dict[str, object], learner: User, other_learner: User)
                         stderr="Traceback (most recent call last):\nValueError: 틀림", passed=False)
     attempt: Attempt = records["attempt"]
     judgements = ["grounded", "no_data", "pending", "not_claim"]
-    grounding_services.mark_claims(user=attempt.user, attempt=attempt, marks={
+    grounding_services.mark_claims(user=attempt.user, attempt=attempt, marks=typed({
         claim.pk: {"judgement": judgements[n % 4], "lines": [1] if n % 4 == 0 else []}
-        for n, claim in enumerate(attempt.claims.all())})
+        for n, claim in enumerate(attempt.claims.all())}))
     feedback = grounding_services.start_attempt(
         user=learner, exercise=records["exercise"], answer_text="가람책방은 토요일에도 엽니다. 주차는 무료입니다.",
         variant_key="", idempotency_key="a11y-feedback")
-    grounding_services.mark_claims(user=feedback.user, attempt=feedback, marks={
-        claim.pk: {"judgement": "grounded", "lines": [1]} for claim in feedback.claims.all()})
+    grounding_services.mark_claims(user=feedback.user, attempt=feedback, marks=typed({
+        claim.pk: {"judgement": "grounded", "lines": [1]} for claim in feedback.claims.all()}))
     grounding_services.submit_attempt(user=feedback.user, attempt=feedback)
     task = EvidenceTask.objects.filter(lesson=lab.lesson, attach_runs=True).first()
     peer_work = None

@@ -13,6 +13,7 @@ from lessons.fixture_refs import lines_referred, references_in, resolve, version
 from lessons.models import Fixture, FixtureVersion, Lesson
 from lessons.services import create_fixture_version
 from tests.conftest import signed_in
+from tests.exercises.grounding.helpers import typed
 
 pytestmark = pytest.mark.django_db
 OLD = "영업시간은 화요일부터 토요일까지, 11시부터 18시까지입니다."
@@ -54,8 +55,8 @@ def judged(user: User, exercise: Exercise, key: str):
     """An attempt whose claims are all linked to the opening-hours question, so its explanation is shown."""
     attempt = grounding.start_attempt(user=user, exercise=exercise, answer_text=ANSWER, variant_key="",
                                       idempotency_key=key)
-    grounding.mark_claims(user=attempt.user, attempt=attempt, marks={c.pk: {"judgement": "grounded", "question": "visit-1700",
-                                                         "lines": "2"} for c in attempt.claims.all()})
+    grounding.mark_claims(user=attempt.user, attempt=attempt, marks=typed({c.pk: {"judgement": "grounded", "question": "visit-1700",
+                                                         "lines": "2"} for c in attempt.claims.all()}))
     grounding.submit_attempt(user=attempt.user, attempt=attempt)
     return attempt
 

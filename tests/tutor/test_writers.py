@@ -42,7 +42,7 @@ READS = {
                                        "refuse_before_opening"},
     "exercises/evidence/services/reviews.py": {"check_judgements"},
     "exercises/evidence/services/drafts.py": {"peer_work_read"},
-    "exercises/grounding/services.py": {"suggest_question", "claim_key_for", "parse_lines", "clock",
+    "exercises/grounding/services.py": {"suggest_question", "claim_key_for", "cited_lines", "clock",
                                         "suggest_allowance"},
     # keep_warm and stop_warm start and stop this process's warm sandboxes: no database at all.
     "exercises/labs/execution.py": {"tell_run_finished", "tell_runs_finished_while_away", "keep_warm", "stop_warm"},

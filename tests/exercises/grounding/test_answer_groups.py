@@ -13,6 +13,7 @@ from django.urls import reverse
 from exercises.grounding import services
 from exercises.grounding.models import Attempt, ClaimGroup, Exercise, GroupJudgement
 from tests.conftest import join, signed_in
+from tests.exercises.grounding.helpers import typed
 from tutor.models import AuditEntry, Cohort
 from tutor.roles import CohortRole, Role
 
@@ -25,8 +26,8 @@ ELSEWHERE = "독서 모임은, 책방 이층 모임방에서 열립니다!"
 
 def submit(user: User, exercise: Exercise, text: str, judgement: str, key: str, lines: str = "") -> Attempt:
     attempt = services.start_attempt(user=user, exercise=exercise, answer_text=text, variant_key="", idempotency_key=key)
-    services.mark_claims(user=attempt.user, attempt=attempt, marks={c.pk: {"judgement": judgement, "question": "", "lines": lines}
-                                                 for c in attempt.claims.all()})
+    services.mark_claims(user=attempt.user, attempt=attempt, marks=typed({c.pk: {"judgement": judgement, "question": "", "lines": lines}
+                                                 for c in attempt.claims.all()}))
     return services.submit_attempt(user=attempt.user, attempt=attempt)
 
 
@@ -87,9 +88,9 @@ def test_a_revised_judgement_is_a_new_version_and_the_feedback_says_it_changed(
     """Revising makes version 2 (version 1 stays), flips the learner's verdict, and their feedback says it changed."""
     attempt = submit(learner, bookshop, GUESS_A, "grounded", "a", lines="5")
     group = ClaimGroup.objects.get()
-    services.judge_group(actor=instructor, group=group, relation="restates", lines="5", explanation="5번 줄의 모임 안내와 같다고 보았습니다.")
+    services.judge_group(actor=instructor, group=group, relation="restates", lines=[5], explanation="5번 줄의 모임 안내와 같다고 보았습니다.")
     assert only_claim(attempt)["verdict"] == "right"
-    services.judge_group(actor=instructor, group=group, relation="silent", lines="", explanation="모임 장소는 원문에 없습니다.")
+    services.judge_group(actor=instructor, group=group, relation="silent", lines=[], explanation="모임 장소는 원문에 없습니다.")
     item = only_claim(attempt)
     assert item["verdict"] == "review" and item["key_version"] == 2 and "판 1 → 판 2" in item["changed"]
     assert list(GroupJudgement.objects.values_list("version", flat=True).order_by("version")) == [1, 2]

@@ -10,8 +10,10 @@ from django.utils.html import escape
 
 from exercises.grounding import services
 from exercises.grounding.models import Attempt, ClaimMark, Exercise
+from exercises.grounding.schemas import MarkIn
 from lessons.models import CompletionRecord, SelfReport
 from tests.conftest import signed_in
+from tests.exercises.grounding.helpers import typed
 from tutor.errors import Conflict, NotFound, TutorError
 from tutor.models import AuditEntry
 from tutor.roles import Role
@@ -28,7 +30,7 @@ def start(user: User, exercise: Exercise, text: str = ANSWER, key: str = "k", va
 
 def mark(attempt: Attempt, order: int, **fields: str) -> None:
     claim = attempt.claims.get(order=order)
-    services.mark_claims(user=attempt.user, attempt=attempt, marks={claim.pk: fields})
+    services.mark_claims(user=attempt.user, attempt=attempt, marks=typed({claim.pk: fields}))
 
 
 def test_pasted_answer_is_split_into_claims_with_offsets(learner: User, bookshop: Exercise) -> None:
@@ -86,7 +88,7 @@ def test_only_the_author_writes_an_attempt_even_past_the_page(learner: User, oth
     claim = attempt.claims.get(order=1)
     for someone in (other_learner, instructor):
         with pytest.raises(NotFound):
-            services.mark_claims(user=someone, attempt=attempt, marks={claim.pk: {"judgement": "근거"}})
+            services.mark_claims(user=someone, attempt=attempt, marks=[MarkIn(claim=claim.pk, judgement="grounded")])
         with pytest.raises(NotFound):
             services.merge_with_next(user=someone, attempt=attempt, claim_id=claim.pk)
         with pytest.raises(NotFound):
@@ -122,8 +124,8 @@ def test_a_save_that_read_the_attempt_before_it_was_submitted_changes_nothing_af
     attempt = start(learner, bookshop)
     stale = Attempt.objects.get(pk=attempt.pk)  # what the autosave's request read: a draft
     claim = attempt.claims.get(order=1)
-    services.submit_attempt(user=attempt.user, attempt=attempt, marks={claim.pk: {"judgement": "grounded", "lines": "2"}})
-    for change in (lambda: services.mark_claims(user=stale.user, attempt=stale, marks={claim.pk: {"lines": ""}}),
+    services.submit_attempt(user=attempt.user, attempt=attempt, marks=typed({claim.pk: {"judgement": "grounded", "lines": "2"}}))
+    for change in (lambda: services.mark_claims(user=stale.user, attempt=stale, marks=[MarkIn(claim=claim.pk, lines=[])]),
                    lambda: services.merge_with_next(user=stale.user, attempt=stale, claim_id=claim.pk),
                    lambda: services.split_claim(user=stale.user, attempt=stale, claim_id=claim.pk, before="토요일")):
         with pytest.raises(Conflict):

@@ -10,6 +10,7 @@ from django.utils.html import escape
 from exercises.grounding import services
 from exercises.grounding.feedback import claim_feedback
 from exercises.grounding.models import Attempt, Exercise
+from tests.exercises.grounding.helpers import typed
 
 BOOKSHOP = [
     "가람책방 이용 안내 (가상 자료)",
@@ -125,11 +126,11 @@ def test_claim_keys_judge_claims_not_questions(learner: User, bookshop: Exercise
     hours = claims["토요일에는 밤 9시까지 영업하니 17시 방문은 문제없습니다 (2)."]
     fee = claims["독서 모임 참가비는 무료입니다 (8)."]
     instant = claims["누리집 신청서를 내시면 바로 확정됩니다 (6)."]
-    services.mark_claims(user=attempt.user, attempt=attempt, marks={
+    services.mark_claims(user=attempt.user, attempt=attempt, marks=typed({
         hours.pk: {"judgement": "no_data", "lines": "2"},
         fee.pk: {"judgement": "grounded", "lines": "8"},
         instant.pk: {"judgement": "grounded", "lines": "6"},
-    })
+    }))
     result = services.submit_attempt(user=attempt.user, attempt=attempt).feedback
     by_order = {c["order"]: c for c in result["claims"]}
     assert by_order[hours.order]["verdict"] == "right" and by_order[hours.order]["relation_label"] == "원문과 어긋남"

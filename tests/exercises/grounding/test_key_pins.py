@@ -12,6 +12,7 @@ from exercises.grounding.models import Attempt, ClaimGroup, Exercise, Question, 
 from lessons.models import Fixture, FixtureVersion
 from lessons.services import create_fixture_version
 from tests.conftest import signed_in
+from tests.exercises.grounding.helpers import typed
 from tutor.errors import NotFound
 from tutor.models import AuditEntry
 
@@ -47,8 +48,8 @@ def change_saturday_through_admin(fixture_admin: User) -> Fixture:
 def mark_and_submit(user: User, exercise: Exercise, text: str, marks: list[tuple[str, str]], key: str) -> Attempt:
     attempt = services.start_attempt(user=user, exercise=exercise, answer_text=text, variant_key="", idempotency_key=key)
     claims = list(attempt.claims.all())
-    services.mark_claims(user=attempt.user, attempt=attempt, marks={c.pk: {"judgement": j, "lines": lines}
-                                                 for c, (j, lines) in zip(claims, marks, strict=True)})
+    services.mark_claims(user=attempt.user, attempt=attempt, marks=typed({c.pk: {"judgement": j, "lines": lines}
+                                                 for c, (j, lines) in zip(claims, marks, strict=True)}))
     services.submit_attempt(user=attempt.user, attempt=attempt)
     attempt.refresh_from_db()
     return attempt
@@ -125,7 +126,7 @@ def test_an_instructor_rewrites_a_stale_key_by_judging_the_group(
                               [("no_data", "2")], "sat")
     group = ClaimGroup.objects.get()
     assert group.fixture_version.number == 2
-    services.judge_group(actor=instructor, group=group, relation="contradicts", lines="2",
+    services.judge_group(actor=instructor, group=group, relation="contradicts", lines=[2],
                          explanation="바뀐 2번 줄로는 토요일 15시에 문을 닫으니 17시에는 열려 있지 않습니다.")
     attempt.refresh_from_db()
     item = feedback_of(attempt)["claims"][0]
