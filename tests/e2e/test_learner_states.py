@@ -37,7 +37,10 @@ def test_session_expiry_shows_at_the_draft_and_sign_in_returns_to_the_task(
     assert field.input_value() == "첫 문단 더 씀", "nothing typed is lost"
 
     # Typing sent more than one autosave; each refused one swaps the notice in again. Click its link once they are
-    # all answered, or a late swap can replace the link under the click (seen once on a loaded machine).
+    # all answered, or a late swap can replace the link under the click (seen on a loaded machine). Leaving the
+    # field first: the click would leave it, its "change" sends one more autosave, and when that answer swaps the
+    # notice between mouse down and up, the click lands on no link.
+    field.blur()
     page.wait_for_load_state("networkidle")
     problem.get_by_role("link").click()
     page.get_by_label("아이디").fill("learner")

@@ -113,9 +113,12 @@ def test_two_runs_never_share_a_sandbox_a_cgroup_or_random_state(pool: warm.Pool
                      if "geungeo-run-" in line]
     assert backend_paths, "runs were not in a group of their own"
     assert pool.settle(timeout=10)
-    for path in backend_paths:  # each run's group was removed with its sandbox
-        name = path.rstrip("/").rsplit("/", 1)[1]
-        assert not list(Path("/sys/fs/cgroup").glob(f"*/**/{name}")), f"group {name} outlived its run"
+    # Each run's group was removed with its sandbox. Looked up by its own path under every hierarchy, not by a
+    # walk of the tree: other test processes make and remove groups meanwhile, and a walk trips over those.
+    hierarchies = [Path("/sys/fs/cgroup"), *Path("/sys/fs/cgroup").iterdir()]
+    for path in backend_paths:
+        left = [str(root / path.lstrip("/")) for root in hierarchies if (root / path.lstrip("/")).exists()]
+        assert not left, f"a run's group outlived its run: {left}"
 
 
 def test_a_pool_serves_only_its_own_limits_and_never_holds_more_than_its_size(pool: warm.Pool) -> None:
