@@ -11,7 +11,7 @@ from tutor.http import ApiRequest
 from . import feedback as feedback_rules
 from . import selectors, services
 from .engine import suggest
-from .models import JUDGEMENT_FOR, Attempt, GroupJudgement
+from .models import Attempt
 from .schemas import (
     AttemptIn,
     AttemptOut,
@@ -44,19 +44,6 @@ def suggest_lines(request: ApiRequest, payload: SuggestIn) -> dict:
     ]}
 
 
-def attempt_out(attempt: Attempt) -> dict:
-    return {
-        "id": attempt.pk, "exercise": attempt.exercise.slug, "number": attempt.number, "status": attempt.status,
-        "variant": attempt.variant_key, "answer_text": attempt.answer_text,
-        "fixture_version": attempt.fixture_version.number,
-        "claims": [{"id": c.pk, "order": c.order, "text": c.text, "start": c.start, "end": c.end,
-                    "judgement": c.judgement, "question": c.question_key, "cited_lines": c.cited_lines,
-                    "keyed": c.key is not None} for c in attempt.claims.all()],
-        # The keys and their explanations are part of the feedback, which exists only after submission.
-        "feedback": selectors.with_lines_quoted(attempt.feedback, attempt) if attempt.feedback else None,
-    }
-
-
 @router.post("/exercises/{slug}/attempts", response={201: AttemptOut}, summary="붙여 넣은 답변으로 시도 시작 (주장으로 나눔)",
              description="같은 Idempotency-Key로 다시 보내면 같은 시도를 돌려줍니다. 빈 답변·너무 긴 답변은 400/413.")
 def start_attempt(request: ApiRequest, slug: str, payload: AttemptIn,
@@ -65,26 +52,26 @@ def start_attempt(request: ApiRequest, slug: str, payload: AttemptIn,
     variant = selectors.access_variant(exercise, payload.variant)
     attempt = services.start_attempt(user=request.auth, exercise=exercise, answer_text=payload.answer,
                                      variant_key=variant.key if variant else "", idempotency_key=idempotency_key)
-    return Status(201, attempt_out(attempt))
+    return Status(201, attempt)
 
 
 @router.get("/attempts/{attempt_id}", response=AttemptOut, summary="근거 연습 시도 (본인과 그 강사만)")
-def get_attempt(request: ApiRequest, attempt_id: int) -> dict:
-    return attempt_out(selectors.access_attempt(request.auth, attempt_id))
+def get_attempt(request: ApiRequest, attempt_id: int) -> Attempt:
+    return selectors.access_attempt(request.auth, attempt_id)
 
 
 @router.post("/attempts/{attempt_id}/marks", response=AttemptOut, summary="주장 표시 저장: 판단, 인용한 줄, 이은 질문, 주장 아님",
              description="보낸 칸만 바뀝니다. 본인의 제출 전 시도만 (다른 사람에게는 404, 제출한 뒤에는 409).")
-def save_marks(request: ApiRequest, attempt_id: int, payload: MarksIn) -> dict:
+def save_marks(request: ApiRequest, attempt_id: int, payload: MarksIn) -> Attempt:
     attempt = selectors.access_own_draft(request.auth, attempt_id)
     services.mark_claims(user=request.auth, attempt=attempt, marks=payload.marks)
-    return attempt_out(attempt)
+    return attempt
 
 
 @router.post("/attempts/{attempt_id}/submit", response=AttemptOut, summary="시도 제출 (두 번 보내도 한 번)")
-def submit_attempt(request: ApiRequest, attempt_id: int) -> dict:
+def submit_attempt(request: ApiRequest, attempt_id: int) -> Attempt:
     attempt = selectors.access_own_draft(request.auth, attempt_id)
-    return attempt_out(services.submit_attempt(user=request.auth, attempt=attempt))
+    return services.submit_attempt(user=request.auth, attempt=attempt)
 
 
 @router.get("/attempts/{attempt_id}/feedback", response=FeedbackOut, summary="주장별 피드백: 판정, 그 판정을 뒷받침한 확인, 또는 확인 안 됨",
@@ -96,26 +83,11 @@ def get_feedback(request: ApiRequest, attempt_id: int) -> dict:
     return {"attempt": attempt.pk, "claims": claims, "summary": stored["summary"]}
 
 
-def judgement_out(judgement: GroupJudgement | None) -> dict | None:
-    if judgement is None:
-        return None
-    return {"version": judgement.version, "relation": judgement.relation,
-            "judgement": JUDGEMENT_FOR[judgement.relation], "lines": judgement.lines,
-            "explanation": judgement.explanation, "judged_at": judgement.judged_at.isoformat()}
-
-
-def group_out(row: selectors.GroupRow) -> dict:
-    group = row.group
-    return {"id": group.pk, "fixture_version": group.fixture_version.number, "variant": group.variant_key,
-            "text": group.text, "values": group.values, "claims": row.claims, "learners": row.learners,
-            "examples": row.examples, "marks": row.marks, "judgement": judgement_out(row.judgement)}
-
-
 @router.get("/exercises/{slug}/groups", response=GroupsOut, auth=ANYONE, summary="주장 묶음: 자동 확인이 판정하지 못한 주장들 (큰 묶음부터)",
             description="이 연습을 시도한 학습자를 가르치는 강사에게만 보입니다. 다른 사람에게는 404.")
 def list_groups(request: ApiRequest, slug: str) -> dict:
     exercise, rows = selectors.answer_groups(request.auth, slug)
-    return {"exercise": exercise.slug, "groups": [group_out(row) for row in rows]}
+    return {"exercise": exercise.slug, "groups": rows}
 
 
 @router.post("/exercises/{slug}/groups/{group_id}/judgement", response={201: GroupOut}, auth=ANYONE,
@@ -126,4 +98,4 @@ def judge_group(request: ApiRequest, slug: str, group_id: int, payload: GroupJud
     services.judge_group(actor=access.require_sign_in(request.auth), group=group, relation=payload.relation, lines=payload.lines,
                          explanation=payload.explanation)
     _exercise, rows = selectors.answer_groups(request.auth, slug)
-    return Status(201, next(group_out(row) for row in rows if row.group.pk == group.pk))
+    return Status(201, next(row for row in rows if row.group.pk == group.pk))

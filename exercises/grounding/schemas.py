@@ -1,13 +1,22 @@
-"""API shapes of the grounding app, with the limits of the suggest contract (also in OpenAPI)."""
+"""API shapes of the grounding app, with the limits of the suggest contract (also in OpenAPI).
+
+The output shapes read the objects the selectors return (an ``Attempt`` and its ``ClaimMark``s, a ``GroupRow``
+and its ``GroupJudgement``): a field named as the object's attribute is read as it is, and the ``resolve_*``
+methods say where the others come from.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ninja import Schema
 from pydantic import Field, StrictStr, field_validator
 
-from .models import Judgement, Relation
+from .models import JUDGEMENT_FOR, Judgement, Relation
+
+if TYPE_CHECKING:
+    from .models import Attempt, ClaimMark, GroupJudgement
+    from .selectors import GroupRow
 
 # One judgement enum for the models, the API and the engine's labels (``models.Judgement``); "" is a claim not
 # judged yet.
@@ -89,6 +98,18 @@ class ClaimOut(Schema):
     cited_lines: list[int]
     keyed: bool = Field(..., description="예시 답변의 주장이라 주장별 답안 키가 있는지 (키 내용은 제출 뒤 피드백에만)")
 
+    @staticmethod
+    def resolve_id(claim: ClaimMark) -> int:
+        return claim.pk
+
+    @staticmethod
+    def resolve_question(claim: ClaimMark) -> str:
+        return claim.question_key
+
+    @staticmethod
+    def resolve_keyed(claim: ClaimMark) -> bool:
+        return claim.key is not None
+
 
 class AttemptOut(Schema):
     id: int
@@ -99,7 +120,33 @@ class AttemptOut(Schema):
     answer_text: str
     fixture_version: int
     claims: list[ClaimOut]
-    feedback: dict | None
+    feedback: dict | None = Field(..., description="제출한 뒤에만: 답안 키와 그 설명은 피드백의 일부입니다")
+
+    @staticmethod
+    def resolve_id(attempt: Attempt) -> int:
+        return attempt.pk
+
+    @staticmethod
+    def resolve_exercise(attempt: Attempt) -> str:
+        return attempt.exercise.slug
+
+    @staticmethod
+    def resolve_variant(attempt: Attempt) -> str:
+        return attempt.variant_key
+
+    @staticmethod
+    def resolve_fixture_version(attempt: Attempt) -> int:
+        return attempt.fixture_version.number
+
+    @staticmethod
+    def resolve_claims(attempt: Attempt) -> list[ClaimMark]:
+        return list(attempt.claims.all())
+
+    @staticmethod
+    def resolve_feedback(attempt: Attempt) -> dict | None:
+        from .selectors import with_lines_quoted
+
+        return with_lines_quoted(attempt.feedback, attempt) if attempt.feedback else None
 
 
 class MarkIn(Schema):
@@ -160,8 +207,18 @@ class GroupJudgementOut(Schema):
     explanation: str
     judged_at: str
 
+    @staticmethod
+    def resolve_judgement(judgement: GroupJudgement) -> str:
+        return JUDGEMENT_FOR[judgement.relation]
+
+    @staticmethod
+    def resolve_judged_at(judgement: GroupJudgement) -> str:
+        return judgement.judged_at.isoformat()
+
 
 class GroupOut(Schema):
+    """Read from a ``selectors.GroupRow``: the group and what the asking instructor may see of it."""
+
     id: int
     fixture_version: int
     variant: str
@@ -172,6 +229,26 @@ class GroupOut(Schema):
     examples: list[str] = Field(..., description="내가 가르치는 학습자의 주장 원문 (최대 3개)")
     marks: dict[str, int] = Field(..., description="학습자들이 고른 판단별 수")
     judgement: GroupJudgementOut | None
+
+    @staticmethod
+    def resolve_id(row: GroupRow) -> int:
+        return row.group.pk
+
+    @staticmethod
+    def resolve_fixture_version(row: GroupRow) -> int:
+        return row.group.fixture_version.number
+
+    @staticmethod
+    def resolve_variant(row: GroupRow) -> str:
+        return row.group.variant_key
+
+    @staticmethod
+    def resolve_text(row: GroupRow) -> str:
+        return row.group.text
+
+    @staticmethod
+    def resolve_values(row: GroupRow) -> list[str]:
+        return row.group.values
 
 
 class GroupsOut(Schema):

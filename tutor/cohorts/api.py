@@ -16,12 +16,6 @@ from .schemas import CohortIn, CohortOut, JoinIn, MemberOut, MyCohortOut, RoleIn
 router = Router(tags=["기수"])
 
 
-def member_out(membership: Membership) -> dict:
-    user = membership.user
-    return {"username": user.get_username(), "name": user.first_name, "email": user.email, "role": membership.role,
-            "status": membership.status, "last_active_at": user.last_login}
-
-
 @router.post("", response={201: CohortOut}, summary="기수 만들기 (만든 사람이 강사)")
 def create_cohort(request: ApiRequest, payload: CohortIn) -> Status:
     cohort = services.create_cohort(actor=request.auth, name=payload.name)
@@ -63,16 +57,16 @@ def roster(request: ApiRequest, cohort_id: int, dry_run: bool = False) -> HttpRe
 
 
 @router.get("/{int:cohort_id}/members", response=list[MemberOut], summary="기수 구성원 (강사·조교)")
-def members(request: ApiRequest, cohort_id: int) -> list[dict]:
+def members(request: ApiRequest, cohort_id: int) -> list[Membership]:
     cohort = selectors.access_cohort(request.auth, cohort_id, Perm.READ_PROGRESS)
-    return [member_out(m) for m in selectors.members_of(request.auth, cohort)]
+    return list(selectors.members_of(request.auth, cohort))
 
 
 @router.put("/{int:cohort_id}/members/{username}", response=MemberOut, summary="구성원 역할 바꾸기 (강사)")
-def change_role(request: ApiRequest, cohort_id: int, username: str, payload: RoleIn) -> dict:
+def change_role(request: ApiRequest, cohort_id: int, username: str, payload: RoleIn) -> Membership:
     cohort = selectors.access_cohort(request.auth, cohort_id, Perm.MANAGE_ROLES)
     person = selectors.access_member(request.auth, cohort, username)
-    return member_out(services.set_role(actor=request.auth, cohort=cohort, user=person, role=payload.role))
+    return services.set_role(actor=request.auth, cohort=cohort, user=person, role=payload.role)
 
 
 @router.delete("/{int:cohort_id}/members/{username}", response={204: None}, summary="구성원 빼기 (기록은 남음)")

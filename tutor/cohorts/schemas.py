@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from ninja import Field, Schema
+
+if TYPE_CHECKING:
+    from tutor.models import Membership
 
 
 class CohortIn(Schema):
@@ -45,6 +49,23 @@ class MemberOut(Schema):
     role: str
     status: str = Field(..., description="invited | active | removed")
     last_active_at: datetime | None
+
+    # Read from a ``Membership``: the person's fields come from its user.
+    @staticmethod
+    def resolve_username(membership: Membership) -> str:
+        return membership.user.get_username()
+
+    @staticmethod
+    def resolve_name(membership: Membership) -> str:
+        return membership.user.first_name
+
+    @staticmethod
+    def resolve_email(membership: Membership) -> str:
+        return membership.user.email
+
+    @staticmethod
+    def resolve_last_active_at(membership: Membership) -> datetime | None:
+        return membership.user.last_login
 
 
 class RoleIn(Schema):
