@@ -38,6 +38,10 @@ Splits, kept apart:
   measure answer groups: one class, six learners' pasted answers to each of ten questions on five new
   notices (60 answers, 334 claims), written on 2026-12-06 by a writer who read only set D's schema header,
   committed (b873883) before its first measurement.
+- ``blind-f``: tests/data/grounding_blind_2026-12-07f.yaml, a sixth blind set of the same make as ``blind-e``
+  (one class: six learners × ten questions on five new notices, 60 answers, 306 claims), written on
+  2026-12-07 by a writer who read only set E's 44-line schema header, committed (1579994) before its first
+  measurement.
 
 For sets of whole answers, claims are the gold spans (Markdown emphasis removed, as the
 splitter does), each linked to its answer's question for the second link policy, and the
@@ -91,7 +95,8 @@ BLIND_B = DATA / "grounding_blind_2026-12-04b.yaml"
 BLIND_C = DATA / "grounding_blind_2026-12-06c.yaml"
 BLIND_D = DATA / "grounding_blind_2026-12-06d.yaml"
 BLIND_E = DATA / "grounding_blind_2026-12-06e.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e")
+BLIND_F = DATA / "grounding_blind_2026-12-07f.yaml"
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-f")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -441,7 +446,7 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
             answer_sets.append((dev_name, dev_path))
     answer_sets.append(("dev-b", BLIND_B))  # blind until 2026-12-06 (see above)
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
-                                  ("blind-e", BLIND_E)):
+                                  ("blind-e", BLIND_E), ("blind-f", BLIND_F)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:
