@@ -7,7 +7,7 @@ from ninja import Header, Router, Status
 from tutor.http import ApiRequest
 
 from . import push, records, selectors, services
-from .models import LabRun
+from .models import Lab, LabRun
 from .schemas import LabOut, RunIn, RunOut
 
 router = Router(tags=["실습"])
@@ -35,14 +35,8 @@ def run_out(run: LabRun) -> dict:
 
 
 @router.get("/{slug}", response=LabOut, summary="실습 하나 (참고 답안 제외)")
-def get_lab(request: ApiRequest, slug: str) -> dict:
-    lab = selectors.access_lab(request.auth, slug)
-    return {
-        "slug": lab.slug, "lesson": lab.lesson.slug, "title": lab.title, "summary": lab.summary,
-        "version": lab.version, "starter_code": lab.starter_code,
-        "steps": [{**{key: step[key] for key in ("kind", "title", "html", "checks")}, "cases": step.get("cases", "")}
-                  for step in lab.steps],
-    }
+def get_lab(request: ApiRequest, slug: str) -> Lab:
+    return selectors.access_lab(request.auth, slug)
 
 
 @router.post("/{slug}/runs", response={202: RunOut}, summary="실행 요청 (Idempotency-Key 헤더로 한 번만)")

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from ninja import Field, Schema
+
+if TYPE_CHECKING:
+    from .models import Lab
 
 
 class CheckResultOut(Schema):
@@ -71,6 +75,9 @@ class StepOut(Schema):
 
 
 class LabOut(Schema):
+    """Read from a ``Lab``: its steps are the stored step records, of which only ``StepOut``'s fields go out
+    (never the reference solution)."""
+
     slug: str
     lesson: str
     title: str
@@ -78,3 +85,7 @@ class LabOut(Schema):
     version: int
     starter_code: str
     steps: list[StepOut]
+
+    @staticmethod
+    def resolve_lesson(lab: Lab) -> str:
+        return lab.lesson.slug

@@ -197,6 +197,10 @@ def test_lab_page_shows_starter_code_and_never_the_solution(learner_client: Clie
     assert not any(line.strip() and line in page for line in solution_only if len(line.strip()) > 12)
     api = learner_client.get(f"/api/labs/{replay_lab.slug}").json()
     assert "solution" not in str(api.keys()) and api["starter_code"] == replay_lab.starter_code
+    # the steps go out as the stored step records cut to the schema's fields: nothing else of them leaves
+    assert api["steps"] and all(set(step) == {"kind", "title", "html", "checks", "cases"} for step in api["steps"])
+    body = str(api)
+    assert not any(line.strip() and line in body for line in solution_only if len(line.strip()) > 12)
 
 
 def test_download_sends_the_posted_code_as_a_file(learner_client: Client, replay_lab: Lab) -> None:
