@@ -99,5 +99,5 @@ class ReasonForm(forms.Form):
 
 class GroupJudgementForm(forms.Form):
     relation = forms.ChoiceField(label=_("이 주장과 원문의 관계"), choices=Relation.choices, widget=forms.RadioSelect)
-    lines = LineNumbersField(label=_("기대는 줄 번호"), required=False, max_length=200)
+    lines = LineNumbersField(label=_("기대는 줄 번호"), required=False)
     explanation = forms.CharField(label=_("한 문장 설명 (학습자에게 보임)"), max_length=500)
