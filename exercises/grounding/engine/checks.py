@@ -347,7 +347,10 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
     if found is None:
         return []
     norm = normalise(claim)
-    rest = analyse(norm[:found.start()] + " " + norm[found.end():], claim=True)
+    end = found.end()
+    while end < len(norm) and "가" <= norm[end] <= "힣":
+        end += 1  # the rest of the word the cue ends in ("언급 없음": 음 is its ending, nothing named)
+    rest = analyse(norm[:found.start()] + " " + norm[end:], claim=True)
     named = [w for w in rest.words if not w.light]
     if not named or rest.values:
         return []

@@ -132,8 +132,8 @@ def clause_spans(text: str, start: int, end: int, *, commas: bool = False) -> li
     for cut in [*cuts, end]:
         piece = _trim(text, begin, cut, ",;:")
         if cut != end and (letters(text[piece[0]:piece[1]]) < _MIN_LETTERS
-                           or letters(text[cut:end]) < _MIN_LETTERS):
-            continue  # too short on one side: keep it with the next clause
+                           or letters(text[cut:end]) < _MIN_LETTERS or len(text[cut:end].split()) < 2):
+            continue  # too short on one side, or a bare predicate after it ("꼭 쓰고 타세요"): one clause
         if cut == end:
             piece = _trim(text, begin, cut, ",;:" if not _SENTENCE_END.search(text[begin:cut]) else "")
         if piece[0] < piece[1]:

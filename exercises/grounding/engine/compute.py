@@ -45,6 +45,7 @@ class _Known:
     label: str
     lines: frozenset[int]
     rate: bool = False  # a rate of the lines (1.5배, 10%) was applied
+    per: str = ""  # "time": a price per some minutes or hours (10분마다 200원); "two": per person and per day (1인 1일)
 
 
 def _money(amount: float) -> str:
@@ -160,8 +161,11 @@ def _as_double_product(target: float, known: list[_Known], factors: list[tuple[f
 
 def _as_sum(target: float, known: list[_Known], factors: list[tuple[float, str]]) -> _Known | None:
     """A sum of two to ``_MAX_TERMS`` known amounts, or such a sum times one factor of the claim."""
+    # A price per some minutes or hours (10분마다 200원) is added as many times as the periods say: added once, it
+    # reproduces a figure ("500원 + 200원 = 700원" for 1시간 30분) without the count that makes it right or wrong.
+    addable = [item for item in known if item.amount > 0 and item.per != "time"]
     for size in range(2, _MAX_TERMS + 1):
-        for combo in itertools.combinations([item for item in known if item.amount > 0], size):
+        for combo in itertools.combinations(addable, size):
             # a free item (무료, 0원) adds nothing: a sum with it only dresses up another formula
             total = sum(item.amount for item in combo)
             label = " + ".join(_money(item.amount) for item in combo)
@@ -183,6 +187,8 @@ def _as_scaled(target: float, known: list[_Known], factors: list[tuple[float, st
     """
     for item in known:
         for factor, name in factors:
+            if item.per == "two":
+                break  # "1인 1일 2,000원" × 5일 leaves out how many people: one factor cannot make it
             if abs(item.amount * factor - target) < _EPS:
                 return _Known(target, f"{_money(item.amount)} × {name} = {_money(target)}", item.lines)
         for rate, name, lines in rates:
@@ -297,8 +303,9 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     if not given or claimed is None or not all(plain for _, plain in claimed) or _row_of_amounts(claim, claimed):
         return None
     values = [value for value, _ in claimed]
-    known = [_Known(v.alts[0][0], _money(v.alts[0][0]), frozenset({line.number}))
-             for line in given for v in _line_values(line) if v.kind == "money" and v.role in ("point", "max", "min")]
+    known = [_Known(v.alts[0][0], _money(v.alts[0][0]), frozenset({line.number}), per=_priced_per(seg.text))
+             for line in given for seg in line.segments for v in seg.values
+             if v.kind == "money" and v.role in ("point", "max", "min") and not _REPLACED.match(seg.text, v.span[1])]
     rates = _line_rates(given)
     priced = frozenset(_amount_lines(index, [line.number for line in given])) if rates else frozenset()
     times = [(v, line.number) for line in given for v in _line_values(line) if v.kind == "time"]
@@ -315,6 +322,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     steps: list[tuple[int, ...]] = []
     used: set[int] = set()
     computed = rate_used = money_computed = False
+    results: list[float] = []  # the values reproduced by a formula, not copied
     compare = _COMPARE.search(normalise(claim)) is not None
     weekly = _weekly_count(normalise(claim), values, given)
     if weekly is not None:
@@ -344,6 +352,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
             used |= found.lines
             rate_used = rate_used or found.rate
             if "=" in found.label:
+                results.append(value.alts[0][0])
                 computed = True
                 formulas.append(found.label)
                 steps.append(tuple(sorted(found.lines)))
@@ -355,11 +364,39 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     # A comparison with no amount computed: in "2시간 넘게 탈 계획이라면 당일권(5,000원)이 더 저렴합니다" the claim's point
     # is the comparison, and a duration that happens to add up (1시간 + 1시간) reproduces none of it.
     if pending or not computed or (compare and not money_computed) or (
-            not rate_used and _rate_left_out(values, given, rates)):
+            not rate_used and _rate_left_out(values, given, rates)) or not _result_reproduced(claim, results):
         return None
     if _beyond_the_check(index, formulas, [line for line in given if line.number in used], cited):
         return None
     return Computation(formulas=tuple(formulas), lines=tuple(sorted(used)), steps=tuple(steps))
+
+
+_REPLACED = re.compile(r"\s*(?:→|->|⇒|⟶)")  # "3,000원 → 2,000원": the first price is the one replaced
+_PER_TIME = re.compile(r"(?:\d+\s*)?(?:분|시간)\s*(?:마다|당)")
+_PER_PERSON = re.compile(r"(?:1\s*인|한\s*사람|1\s*명)(?:당)?(?![가-힣])|인당")
+_PER_DAY = re.compile(r"(?:1\s*일|하루|1\s*박)(?:당)?(?![가-힣])|일당")
+_EQUATION_RESULT = re.compile(r"=\s*([^=]+)$")
+
+
+def _priced_per(text: str) -> str:
+    """How a line's clause prices: "time" per some minutes or hours, "two" per person and per day, else ""."""
+    if _PER_TIME.search(text):
+        return "time"
+    if _PER_PERSON.search(text) and _PER_DAY.search(text):
+        return "two"
+    return ""
+
+
+def _result_reproduced(claim: str, results: list[float]) -> bool:
+    """Whether a claim that writes out its own arithmetic ("4,000원 × 2회 = 8,000원") has its result, the amount
+    after the last "=", reproduced by a formula: reproducing one of its operands instead (8,000원 × (1 − 50%) =
+    4,000원) while the result is merely a figure of the lines says nothing of the claim's own step."""
+    found = _EQUATION_RESULT.search(normalise(claim))
+    if found is None:
+        return True
+    stated = _claim_values(found.group(1))
+    amounts = [value.alts[0][0] for value, _ in stated or () if value.kind == "money"]
+    return not amounts or any(abs(amounts[0] - result) < _EPS for result in results)
 
 
 def _rate_left_out(values: list[Value], given: list[Line], rates: list[tuple[float, str, frozenset[int]]]) -> bool:

@@ -264,6 +264,9 @@ def _qualifier(index: SourceIndex, part: Segment, segment: Segment, value: Value
     if {roles.get(claimed.role, claimed.role), roles.get(value.role, value.role)} == {"start", "end"}:
         # an opening time is another attribute than a closing one
         fit -= index.value_weight
+    elif claimed.role in ("min", "max") and value.role == claimed.role:
+        # the bound the claim states ("최대 4명까지") is the line's bound, not a figure beside it ("16명 (… 4명까지)")
+        fit += index.value_weight
     for word in part.words:
         if word.light:
             continue
@@ -289,7 +292,9 @@ def _check_value(index: SourceIndex, part: Segment, value: Value, lines: list[Li
     top = [item for item in ranked if item[0] >= best - QUALIFIER_SLACK * abs(best) - 1e-6]
     for _, number, other, seg in top:
         if compatible(value, other, strict=True):
-            return ("ok" if _within_bounds(value, seg) else "conflict"), number
+            # a figure the line states as it is needs no other bound ("16명 (다른 동 주민은 … 4명까지)")
+            stated = other.role == "point" and value.role == "point"
+            return ("ok" if stated or _within_bounds(value, seg) else "conflict"), number
     for _, number, other, _seg in top:
         if compatible(value, other):
             return "unsure", number  # "5시에 연다" inside 11~18시: opens then, or is open then?

@@ -527,3 +527,72 @@ def test_silences_said_as_not_found_or_not_seen() -> None:
         assert item["verdict"] == "right" and item["check"] == "silence", (claim, item)
         assert shown(claim, "no_data", [], question=PARKING)["verdict"] != "right", claim
     assert shown("주차장은 보이지 않는 곳에 있어요.", "grounded", [])["check"] != "silence"
+
+
+SCOOTER = ["한빛 킥보드 할인 안내 (가상 자료)", "1시간권 2,000원 → 1,200원 / 하루권 6,000원 → 4,000원",
+          "대학생은 위 할인 가격에서 25%를 더 할인합니다.", "1시간을 넘기면 10분마다 300원이 붙습니다.",
+          "체험 교실: 1인 1회 3,000원, 모두 4회 열립니다.", "안전모 대여는 1인 1일 1,500원입니다.",
+          "참가비: 전체 과정 12,000원, 회원은 50% 할인"]
+
+
+def test_a_price_the_line_replaces_is_no_operand() -> None:
+    """"6,000원 → 4,000원" replaced the first price: 6,000원 × (1 − 25%) = 4,500원 reproduces a figure from a price
+    that no longer holds, so it backs nothing; from the new price (4,000원 × (1 − 25%) = 3,000원) it does."""
+    from exercises.grounding.engine.compute import computation
+
+    assert computation(SCOOTER, "대학생 하루권은 6,000원에서 25% 빠진 4,500원이에요.", [2, 3]) is None
+    found = computation(SCOOTER, "대학생 하루권은 4,000원에서 25% 더 할인된 3,000원이에요.", [2, 3])
+    assert found is not None and "4,000원 × (1 − 25%) = 3,000원" in found.text
+
+
+def test_a_price_per_minutes_is_never_added_once() -> None:
+    """"10분마다 300원" added once to 1,200원 (1,500원) leaves out how many periods: no formula; scaled by the
+    periods the claim counts and then added, it is one (300원 × 3번 = 900원, 1,200원 + 900원 = 2,100원)."""
+    from exercises.grounding.engine.compute import computation
+
+    assert computation(SCOOTER, "1시간 30분 타면 모두 1,500원이에요.", [2, 4]) is None
+    found = computation(SCOOTER, "1시간권 1,200원에 10분마다 300원씩 3번, 900원이 붙어 모두 2,100원이에요.", [2, 4])
+    assert found is not None and "1,200원 + 900원 = 2,100원" in found.text
+
+
+def test_a_price_per_person_and_per_day_needs_both_counts() -> None:
+    """"1인 1일 1,500원" times 3일 alone leaves out how many people wear one: no formula, and so no verdict
+    either way; times 2명 and 3일 it is one."""
+    from exercises.grounding.engine.compute import computation
+
+    assert computation(SCOOTER, "| 안전모 (3일) | 4,500원 |", [6]) is None
+    found = computation(SCOOTER, "안전모는 2명이 3일 빌리면 9,000원입니다.", [6])
+    assert found is not None and "1,500원 × 2명 × 3일 = 9,000원" in found.text
+    item = shown("| 안전모 (3일) | 4,500원 |", "no_data", [6], lines=SCOOTER)
+    assert item["check"] not in ("computed", "values"), item["basis"]
+
+
+def test_a_claim_that_writes_its_own_arithmetic_is_backed_only_by_its_result() -> None:
+    """"회원: 6,000원 × 2회 = 12,000원" states 12,000원 as its result; that 6,000원 is 12,000원 × (1 − 50%) and 12,000원
+    a figure of the line reproduces an operand, not the claim's step, so neither 맞음 nor 다시 보기 follows.
+    Its result reproduced ("12,000원 × 50% = 6,000원") is a computation."""
+    from exercises.grounding.engine.compute import computation
+
+    assert computation(SCOOTER, "회원: 6,000원 × 2회 = 12,000원", [7]) is None
+    assert computation(SCOOTER, "회원: 12,000원 × 50% = 6,000원", [7]) is not None
+    item = shown("회원: 6,000원 × 2회 = 12,000원", "grounded", [7], lines=SCOOTER)
+    assert item["verdict"] not in ("right", "review") or item["check"] not in ("computed",), item["basis"]
+
+
+def test_a_bound_the_claim_states_is_read_against_the_lines_bound() -> None:
+    """"다른 동 주민은 4명까지" is the line's bound "(다른 동 주민은 … 4명까지)", not its "주민 16명": no conflict;
+    "주민 16명" is stated as it is, whatever bound follows it; "다른 동 주민은 6명까지" still conflicts."""
+    from exercises.grounding.engine.checks import value_conflicts
+
+    lines = ["요가 교실 모집", "x", "y", "모집 인원: 새솔동 주민 20명 (다른 동 주민은 자리가 남을 때에 한해 4명까지)"]
+    assert value_conflicts(lines, "다른 동 주민은 최대 4명까지래요.", [4]) == []
+    assert value_conflicts(lines, "새솔동 주민 20명을 먼저 받아요.", [4]) == []
+    assert [c.claim_text for c in value_conflicts(lines, "다른 동 주민은 6명까지 받아요.", [4])] == ["6명"]
+
+
+def test_a_silence_claim_names_no_fragment_of_its_own_ending() -> None:
+    """"주차: 안내문에 언급 없음" names 주차; the basis never lists '음', the end of 없음."""
+    from exercises.grounding.engine.checks import silent_on
+
+    assert silent_on(SCOOTER, "주차 공간: 안내문에 언급 없음") == ["주차", "공간"]
+    assert "음" not in silent_on(SCOOTER, "운영 시간: 안내문에 없음")

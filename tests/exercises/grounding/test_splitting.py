@@ -94,3 +94,16 @@ def test_a_leader_of_dots_is_no_full_stop_and_a_trailing_emoji_stays_with_its_se
     assert texts("미리 충전해 가시면 좋을 것 같아요! 😊\n요금은 2만 원입니다.") == [
         "미리 충전해 가시면 좋을 것 같아요! 😊", "요금은 2만 원입니다."]
     assert texts("잘 모르겠어요... 요금은 2만 원입니다.") == ["잘 모르겠어요...", "요금은 2만 원입니다."]
+
+
+def test_a_bulleted_item_is_cut_at_its_linking_endings_like_prose() -> None:
+    """A bullet's clauses are claims of their own, as in prose: the course's sample answers cite each clause
+    ("- 작은방은 … 5,000원이고 (4), 주말에는 … 7,500원입니다 (6)."), and a learner marks each fact. (Several
+    data writers keep a bullet whole; that is their convention, not the site's.)"""
+    assert texts("- 주민 20명이 우선이고, 다른 동은 4명까지 받습니다. 접수는 방문만 돼요.") == [
+        "주민 20명이 우선이고", "다른 동은 4명까지 받습니다.", "접수는 방문만 돼요."]
+
+
+def test_a_bare_predicate_after_a_linking_ending_stays_with_its_clause() -> None:
+    """"안전모는 꼭 쓰고 타세요" has no second claim: "타세요" alone says nothing."""
+    assert texts("안전모는 대여소에서 빌려서 꼭 쓰고 타세요!") == ["안전모는 대여소에서 빌려서 꼭 쓰고 타세요!"]
