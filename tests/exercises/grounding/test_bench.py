@@ -36,3 +36,16 @@ def test_splitter_boundaries_are_scored_against_the_gold_spans() -> None:
     merged = {"text": whole["text"], "spans": [{"span": whole["text"], "gold": "근거"}]}
     wrong = bench.splitter_figures([merged])
     assert wrong["predicted_right"] == 0 and wrong["gold_found"] == 0
+
+
+def test_clauses_of_one_gold_claim_are_counted_apart_and_never_as_right() -> None:
+    """Two clauses that together make one gold sentence are counted as "cut inside", a clause that makes no gold
+    sentence with its neighbours is not, and precision itself still counts both as misses."""
+    bench = _bench()
+    gold = ["주민 20명이 우선이고, 다른 동은 4명까지 받습니다", "접수는 방문만 돼요"]
+    assert bench._cut_inside(["주민 20명이 우선이고", "다른 동은 4명까지 받습니다", "접수는 방문만 돼요"], gold) == 2
+    assert bench._cut_inside(["주민 20명이 우선이고", "다른 동은 5명까지 받습니다", "접수는 방문만 돼요"], gold) == 0
+    whole = {"text": "주민 20명이 우선이고, 다른 동은 4명까지 받습니다. 접수는 방문만 돼요.",
+             "spans": [{"span": g, "gold": "근거"} for g in gold]}
+    figures = bench.splitter_figures([whole])
+    assert figures["predicted"] == 3 and figures["predicted_right"] == 1 and figures["cut_inside"] == 2
