@@ -97,7 +97,8 @@ BLIND_D = DATA / "grounding_blind_2026-12-06d.yaml"
 BLIND_E = DATA / "grounding_blind_2026-12-06e.yaml"
 BLIND_F = DATA / "grounding_blind_2026-12-07f.yaml"  # measured once blind on 2026-12-07; development data since
 BLIND_G = DATA / "grounding_blind_2026-12-07g.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g")
+BLIND_H = DATA / "grounding_blind_2026-12-07h.yaml"
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-h")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -466,7 +467,7 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
     answer_sets.append(("dev-b", BLIND_B))  # blind until 2026-12-06 (see above)
     answer_sets.append(("dev-f", BLIND_F))  # blind until measured once on 2026-12-07 (see the README)
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
-                                  ("blind-e", BLIND_E), ("blind-g", BLIND_G)):
+                                  ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-h", BLIND_H)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:

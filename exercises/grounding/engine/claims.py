@@ -58,7 +58,10 @@ _SIGNPOST = re.compile(r"(?:정리해|알려|안내해|설명해|말씀|답변)\
                        r"|(?:물어보셨|물으셨|문의하셨|궁금하시)(?:어요|군요|네요|지요|죠|습니다|는데)?[.!~]*$"
                        # the answer announcing its own form ("표로 정리했어요", "기준으로 정리해 드릴게요")
                        r"|(?:정리|요약)(?:해\s*)?(?:드릴게요|드려요|드립니다|했어요|했습니다|해\s*봤어요|해\s*드렸어요)[.!~:]*$"
-                       r"|표로\s*(?:보면|정리하면)\s*[가-힣]*[.!~:]*$")
+                       r"|표로\s*(?:보면|정리하면)\s*[가-힣]*[.!~:]*$"
+                       # "요금 알려 드릴게요", "대비책은 다음과 같아요", "확인할 수 있는 내용은 이 정도예요"
+                       r"|(?:알려|안내해|설명해|말씀)\s*드릴게요[.!~:]*$|다음과\s*같(?:아요|습니다)[.!~:]*$"
+                       r"|(?:내용|정보)은\s*이\s*정도(?:예요|입니다|네요)[.!~]*$")
 # A clause after a linking ending that only states the other side of the one before it ("토요일에만 열고 / 다른
 # 요일에는 열지 않아요", "20분 동안 쓸 수 있고 / 그 뒤에는 쓸 수 없습니다"): it points back and denies, so the
 # sentence stays one claim, checked as one.
@@ -153,7 +156,9 @@ def not_a_claim(sentence: str) -> bool:
 _COLUMN_LABELS = ("구분", "항목", "내용", "금액", "요금", "가격", "비용", "시간", "시각", "요일", "날짜", "기간", "조건",
                   "안내", "계산", "근거", "비고", "수량", "품목", "대상", "합계", "방법", "오전", "오후", "값", "줄",
                   "번호", "장소", "일정", "여부", "판단", "이유", "출처", "요약", "설명", "종류", "횟수", "인원", "메모",
-                  "참고", "정보", "주장", "질문", "답", "답변", "확인", "상태", "결과", "과목", "프로그램", "코스")
+                  "참고", "정보", "주장", "질문", "답", "답변", "확인", "상태", "결과", "과목", "프로그램", "코스",
+                  # fees by name, and totals: "| 구분 | 참가비 |", "원래 금액 / 적용 금액 / 소계"
+                  "참가비", "재료비", "교육비", "수강료", "이용료", "관람료", "대여료", "입장료", "정가", "소계", "총액", "기준")
 _TABLE_CELLS = re.compile(r"^\|(.+)\|$")
 # The asker's plan or feeling said back ("18일 방문 계획이시군요!", "아이가 접종을 앞두고 있군요."): it is about the
 # person asking, never about the source.
@@ -171,7 +176,7 @@ _WISH = re.compile(r"(?:(?:길|기를)\s*바(?:라요|랄게요|랍니다|래요
 # So is a reaction to the asker's plan ("아이가 정말 좋아하겠네요!", "자전거 타기 좋은 계절이네요 🚲") and a wish of
 # manner ("재밌게 탈출하세요!", "예쁘게 자르고 오세요~"), as long as no figure or reason rides on it: "12일부터 열린다고
 # 하니 다음에 해 보셔도 좋겠네요" states the opening.
-_REACTION = re.compile(r"(?:(?:좋|좋아하|좋아하시|반갑|설레|멋지|부럽|신나)(?:겠)?네요|좋은\s*[가-힣]+(?:이)?네요"
+_REACTION = re.compile(r"(?:(?:좋|좋아하|좋아하시|반갑|설레|멋지|부럽|신나|재밌|재미있|즐겁)(?:겠)?네요|좋은\s*[가-힣]+(?:이)?네요"
                        r"|(?<![가-힣])(?:재밌|재미있|즐겁|맛있|예쁘|신나)게\s[가-힣 ]*세요)[^가-힣0-9]*$")
 # The endings that give a reason ("…되니", "…라서", "…지만"): a sentence with one states a fact of its own.
 _REASON_ENDINGS = "니까|니|으니|므로|라서|어서|해서|는데|지만"
@@ -212,16 +217,46 @@ def aside_by_form(sentence: str) -> bool:
         return True
     if stripped.endswith(("?", "？")) or _ASKER_SAID_BACK.search(stripped) or _SIGNPOST.search(stripped):
         return True
-    cells = _TABLE_CELLS.match(stripped)
-    if cells:
-        labels = [cell.strip() for cell in cells.group(1).split("|")]
-        return len(labels) >= 2 and all(label.endswith(_COLUMN_LABELS) and not re.search(r"\d\s*[,.]?\d*\s*(?:원|%)", label)
-                                         for label in labels)
+    labels = _header_cells(stripped)
+    if labels is not None:
+        return _is_header_row(labels, framed=bool(_TABLE_CELLS.match(stripped)))
     greeting = re.match(r"^(?:안녕하세요|반갑습니다|감사합니다|고맙습니다)(?:\s*(?:어르신|고객님|회원님|여러분|선생님))?"
                         r"[^가-힣0-9]*", stripped)
     if greeting is None:
         return False
     return greeting.end() == len(stripped) or aside_by_form(stripped[greeting.end():])
+
+
+def _header_cells(row: str) -> list[str] | None:
+    """A table row's cells: "| a | b |", "a | b" or "a / b / c" (a plain-text table); None for anything else."""
+    cells = _TABLE_CELLS.match(row)
+    if cells:
+        return [cell.strip() for cell in cells.group(1).split("|")]
+    if _SENTENCE_END.search(row):
+        return None
+    for separator, least in ((" | ", 2), (" / ", 3)):
+        parts = [part.strip() for part in row.split(separator)]
+        if len(parts) >= least and all(parts):
+            return parts
+    return None
+
+
+# A value in a cell, which no column name holds: an amount in any row; in a row without its pipes at both ends (a
+# plain-text table, less sure to be one) also a clock time, a date, an age or a count. "1시간 요금" names a column,
+# "전날 17:00 문자 안내" states when.
+_CELL_AMOUNT = re.compile(r"\d\s*[,.]?\d*\s*(?:원|%)")
+_CELL_VALUE = re.compile(r"\d\s*[,.]?\d*\s*(?:원|%)|\d{1,2}:\d{2}|\d\s*(?:시(?!간)|월|일|세|명|개|회|번)")
+
+
+def _is_header_row(labels: list[str], *, framed: bool) -> bool:
+    """Column names, never values: every cell a label ("| 구분 | 1시간 요금 | 비고 |"), or the first cell naming the
+    rows and at least two labels after it ("아이 | 참가비 | 소계"). A value anywhere makes it a row of data ("1시간
+    요금" is still a label), and so does a cell such as "무료" ("| 구분 | 무료 |")."""
+    value = _CELL_AMOUNT if framed else _CELL_VALUE
+    if len(labels) < 2 or any(value.search(label) for label in labels):
+        return False
+    named = [label.endswith(_COLUMN_LABELS) for label in labels]
+    return all(named) or (len(labels) >= 3 and all(named[1:]))
 
 
 def states_something(sentence: str) -> bool:

@@ -205,3 +205,23 @@ def test_a_fact_given_as_the_reason_for_advice_is_still_a_claim() -> None:
               "성인 2만 원 요금", "결과는 문자로 안내"]
     assert all(r.shown != "주장 아님" for r in suggest(VENUE, claims))
     assert not any(engine.is_aside(claim, 0.0) for claim in claims)
+
+
+def test_header_rows_by_their_labels_and_answers_announcing_themselves_are_not_a_claim() -> None:
+    """A header row names columns: with fee names ("| 구분 | 참가비 |"), without outer pipes ("조건 | 대여 가능 여부"),
+    in a plain-text table of three slash cells, or with its first cell naming the rows ("아이 | 참가비 | 소계").
+    "…알려 드릴게요", "…다음과 같아요", "…내용은 이 정도예요" and "…재밌겠네요" announce or react. None of them can be
+    true or false of the source."""
+    aside = ["| 구분 | 참가비 |", "조건 | 대여 가능 여부", "구분 / 원래 금액 / 적용 금액", "아이 | 참가비 | 소계",
+             "행사 요금 알려 드릴게요.", "안내문에 있는 대비책은 다음과 같아요.", "안내문에서 확인할 수 있는 내용은 이 정도예요.",
+             "모임 정말 재밌겠네요 🎲"]
+    assert [r.shown for r in suggest(VENUE, aside)] == ["주장 아님"] * len(aside)
+
+
+def test_a_row_with_a_value_or_an_answer_word_is_data_not_a_header() -> None:
+    """"| 학생 | 할인 |", "| 구분 | 무료 |", "| 준비물 | 실내화, 물병 |", "주차 / 불가", "토요일 / 일요일 / 공휴일", a bare
+    "무료" and a row with a time or a date in a labelled cell ("우천 시 진행 여부 | 전날 17:00 문자 안내") say something of
+    the source (or may): never set aside by form."""
+    claims = ["| 학생 | 할인 |", "| 구분 | 무료 |", "| 준비물 | 실내화, 물병 |", "주차 / 불가", "토요일 / 일요일 / 공휴일", "무료",
+              "| 큰방 | 30,000원 | 보증금 |", "우천 시 진행 여부 | 전날 17:00 문자 안내", "접수 기간 | 3일 전 안내"]
+    assert not any(engine.is_aside(claim, 0.0) for claim in claims)
