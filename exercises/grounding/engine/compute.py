@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from .analysis import analyse_claim
 from .hangul import normalise
 from .matcher import Line, SourceIndex, index_for
-from .values import Value
+from .values import Value, extract_values
 
 _EPS = 1e-6
 _MAX_TERMS = 3
@@ -98,14 +98,23 @@ def _amount_lines(index: SourceIndex, numbers: list[int]) -> set[int]:
             and any(v.kind == "money" and v.role in ("point", "max", "min") for v in _line_values(line))}
 
 
+_OPERANDS = ("money", "time", "dur")
+
+
 def _claim_values(claim: str) -> list[tuple[Value, bool]] | None:
-    """The claim's values, each with whether its clause is plain (not negated); None when none is certain."""
+    """The claim's values, each with whether its clause is plain (not negated); None when none is certain, and
+    None when the analysis kept fewer amounts, times and durations than the claim states (a clause keeps at most
+    ``MAX_CLAIM_VALUES`` values): a claim read in part ("1인 1일 … 2명 × 5일 × 2,000원 = 20,000원" losing its result)
+    is not judged. A citation "(6)" or a weekday past the bound loses nothing the check uses."""
+    stated = [v for v in extract_values(claim)[0] if v.kind in _OPERANDS and v.role != "within"]
     out = []
     for part in analyse_claim(claim):
         for value in part.values:
             if value.kind in ("weekday", "num", "approx") or value.role == "within":
                 continue
             out.append((value, part.negators == 0))
+    if len(stated) > sum(1 for value, _ in out if value.kind in _OPERANDS):
+        return None
     return out or None
 
 

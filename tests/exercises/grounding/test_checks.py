@@ -596,3 +596,14 @@ def test_a_silence_claim_names_no_fragment_of_its_own_ending() -> None:
 
     assert silent_on(SCOOTER, "주차 공간: 안내문에 언급 없음") == ["주차", "공간"]
     assert "음" not in silent_on(SCOOTER, "운영 시간: 안내문에 없음")
+
+
+def test_a_claim_read_only_in_part_is_not_computed() -> None:
+    """A clause holds at most six values for the analysis; "1인 1일 … 2명 × 5일 × 2,000원 = 25,000원" has seven, and its
+    result would be read away, so no computation backs it or its right twin; the same sum said in fewer values is."""
+    from exercises.grounding.engine.compute import computation
+
+    lines = ["셔틀 안내", "셔틀버스: 1인 1일 왕복 2,000원"]
+    for result in ("20,000원", "25,000원"):
+        assert computation(lines, f"셔틀버스는 1인 1일 왕복 2,000원이니 2명 × 5일 × 2,000원 = {result}입니다.", [2]) is None
+    assert computation(lines, "셔틀은 2명 × 5일 × 2,000원 = 20,000원입니다.", [2]) is not None
