@@ -97,8 +97,9 @@ BLIND_D = DATA / "grounding_blind_2026-12-06d.yaml"
 BLIND_E = DATA / "grounding_blind_2026-12-06e.yaml"
 BLIND_F = DATA / "grounding_blind_2026-12-07f.yaml"  # measured once blind on 2026-12-07; development data since
 BLIND_G = DATA / "grounding_blind_2026-12-07g.yaml"
-BLIND_H = DATA / "grounding_blind_2026-12-07h.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-h")
+BLIND_H = DATA / "grounding_blind_2026-12-07h.yaml"  # measured once blind on 2026-12-07; development data since
+BLIND_I = DATA / "grounding_blind_2026-12-07i.yaml"
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -466,8 +467,9 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
             answer_sets.append((dev_name, dev_path))
     answer_sets.append(("dev-b", BLIND_B))  # blind until 2026-12-06 (see above)
     answer_sets.append(("dev-f", BLIND_F))  # blind until measured once on 2026-12-07 (see the README)
+    answer_sets.append(("dev-h", BLIND_H))  # likewise
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
-                                  ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-h", BLIND_H)):
+                                  ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-i", BLIND_I)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:

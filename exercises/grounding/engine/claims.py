@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import re
 
-from .hangul import final_of
+from .hangul import final_of, normalise
 from .lexicon import PROTECTED
+from .values import extract_values
 
 _FINAL_N = 4
 _BULLET = re.compile(r"(?:>\s*)?(?:[-*–—]\s+|[•·▪◦‣●○■□►▶✅✔️☑️]\s*|\d{1,2}[.)]\s+|\(\d{1,2}\)\s*|[①-⑳]\s*)?")
@@ -148,8 +149,13 @@ def clause_spans(text: str, start: int, end: int, *, commas: bool = False) -> li
 def not_a_claim(sentence: str) -> bool:
     """A greeting, a question or a heading: nothing there can be true or false of the source."""
     stripped = sentence.strip()
-    return bool(stripped.endswith(("?", "？")) or _GREETING.match(stripped) or _SIGNPOST.search(stripped)
+    return bool(_asks(stripped) or _GREETING.match(stripped) or _SIGNPOST.search(stripped)
                 or _MARKDOWN_HEADING.match(stripped))
+
+
+def _asks(sentence: str) -> bool:
+    """A question, which asserts nothing; not a tag question that states a figure ("하루 600포기씩이니 꽤 많죠?")."""
+    return sentence.endswith(("?", "？")) and not (re.search(r"\d", sentence) and _TAG_QUESTION.search(sentence))
 
 
 # What a table's header row names its columns with: labels, never values or predicates.
@@ -181,6 +187,7 @@ _REACTION = re.compile(r"(?:(?:좋|좋아하|좋아하시|반갑|설레|멋지|�
 # The endings that give a reason ("…되니", "…라서", "…지만"): a sentence with one states a fact of its own.
 _REASON_ENDINGS = "니까|니|으니|므로|라서|어서|해서|는데|지만"
 _REASON = re.compile(rf"[가-힣](?:{_REASON_ENDINGS})\s|다고\s*하")
+_TAG_QUESTION = re.compile(r"(?:죠|지요|잖아요|잖아|거든요)\s*[?？]+[^가-힣0-9]*$")
 _PREDICATE_END = re.compile(r"(?:다|요|죠)[^가-힣0-9]*$")
 
 
@@ -215,7 +222,9 @@ def aside_by_form(sentence: str) -> bool:
         return not _PREDICATE_END.search(stripped)
     if _is_label(stripped):
         return True
-    if stripped.endswith(("?", "？")) or _ASKER_SAID_BACK.search(stripped) or _SIGNPOST.search(stripped):
+    if _ASKER_SAID_BACK.search(stripped) or _SIGNPOST.search(stripped):
+        return True
+    if _asks(stripped):
         return True
     labels = _header_cells(stripped)
     if labels is not None:
@@ -248,12 +257,19 @@ _CELL_AMOUNT = re.compile(r"\d\s*[,.]?\d*\s*(?:원|%)")
 _CELL_VALUE = re.compile(r"\d\s*[,.]?\d*\s*(?:원|%)|\d{1,2}:\d{2}|\d\s*(?:시(?!간)|월|일|세|명|개|회|번)")
 
 
+def _value_cell(cell: str) -> bool:
+    """A cell that is a value and nothing else ("일요일", "6시간", "16일 오후"): it ends in a column word (요일, 시간,
+    오후) but names no column. A bare part of the day ("오전", "오후") is a column name."""
+    found, rest = extract_values(normalise(cell))
+    return any(v.role != "within" for v in found) and not re.search(r"[가-힣A-Za-z]", rest)
+
+
 def _is_header_row(labels: list[str], *, framed: bool) -> bool:
     """Column names, never values: every cell a label ("| 구분 | 1시간 요금 | 비고 |"), or the first cell naming the
     rows and at least two labels after it ("아이 | 참가비 | 소계"). A value anywhere makes it a row of data ("1시간
     요금" is still a label), and so does a cell such as "무료" ("| 구분 | 무료 |")."""
     value = _CELL_AMOUNT if framed else _CELL_VALUE
-    if len(labels) < 2 or any(value.search(label) for label in labels):
+    if len(labels) < 2 or any(value.search(label) or _value_cell(label) for label in labels):
         return False
     named = [label.endswith(_COLUMN_LABELS) for label in labels]
     return all(named) or (len(labels) >= 3 and all(named[1:]))

@@ -225,3 +225,14 @@ def test_a_row_with_a_value_or_an_answer_word_is_data_not_a_header() -> None:
     claims = ["| 학생 | 할인 |", "| 구분 | 무료 |", "| 준비물 | 실내화, 물병 |", "주차 / 불가", "토요일 / 일요일 / 공휴일", "무료",
               "| 큰방 | 30,000원 | 보증금 |", "우천 시 진행 여부 | 전날 17:00 문자 안내", "접수 기간 | 3일 전 안내"]
     assert not any(engine.is_aside(claim, 0.0) for claim in claims)
+
+
+def test_a_row_of_a_label_and_its_value_is_data_even_when_the_value_ends_in_a_column_word() -> None:
+    """"| 28일 요일 | 일요일 |", "| 합계 | 24시간 |" and "| 배달 날짜 | 16일 오후 |" hold a value in a cell, though 일요일 ends
+    in 요일 and 24시간 in 시간: rows of data, never set aside (a learner who marks them 근거 is not told 주장 아님). A bare
+    part of the day ("| 날짜 | 오전 | 오후 |") still names columns. A tag question that states a figure ("하루 600포기씩이니
+    꽤 많죠?") is a claim; a plain question is not."""
+    data = ["| 28일 요일 | 일요일 |", "| 합계 | 24시간 |", "| 배달 날짜 | 16일 오후 |", "| 4회 총 시간 | 6시간 |",
+            "하루 평균 600포기씩이니 꽤 많죠?"]
+    assert not any(engine.is_aside(claim, 0.0) for claim in data)
+    assert all(engine.is_aside(claim, 0.0) for claim in ["| 날짜 | 오전 | 오후 |", "| 요일 | 시간 |", "몇 시에 끝나죠?"])
