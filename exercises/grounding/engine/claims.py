@@ -53,7 +53,7 @@ _GREETING = re.compile(
     r"추가로 궁금|문의 주셔서|질문 주셔서|다음과 같이 정리|아래와 같이 정리|정리해 드리겠|답변드리겠|알려 드리겠|"
     r"말씀드리겠)[^\n]*$")
 _MARKDOWN_HEADING = re.compile(r"#{1,6}\s")  # a Markdown heading ("### 세차 가능 여부")
-_SIGNPOST = re.compile(r"(?:정리해|알려|안내해|설명해|말씀|답변)\s*드리겠습니다[.!]?$|(?:이)?라니\s*(?:정말\s*|너무\s*|참\s*)?(?:멋지|좋|설레|부럽|재밌|재미있|즐겁|기대되)[가-힣]*(?:네요|군요)[.!~]*$|되(?:셨|었)(?:길|으면)\s*(?:바랍니다|좋겠습니다)[.!]?$"
+_SIGNPOST = re.compile(r"(?:정리해|알려|안내해|설명해|말씀|답변)\s*드리겠습니다[.!]?$|(?:이)?[라다]니\s*(?:정말\s*|너무\s*|참\s*)?(?:멋지|멋져|좋|설레|부럽|재밌|재미있|즐겁|기대되|대단하)[가-힣]*(?:네요|군요|요)[^가-힣0-9]*$|되(?:셨|었)(?:길|으면)\s*(?:바랍니다|좋겠습니다)[.!]?$"
                        r"|(?:즐거운|좋은|행복한|편안한|건강한|알찬)\s*[가-힣 ]{0,12}(?:되세요|보내세요|하세요)[.!~]*$"
                        # the asker's question said back ("…얼마를 내는지 물어보셨어요", "…궁금하시군요"): it answers nothing
                        r"|(?:물어보셨|물으셨|문의하셨|궁금하시)(?:어요|군요|네요|지요|죠|습니다|는데)?[.!~]*$"
@@ -164,7 +164,8 @@ _COLUMN_LABELS = ("구분", "항목", "내용", "금액", "요금", "가격", "�
                   "번호", "장소", "일정", "여부", "판단", "이유", "출처", "요약", "설명", "종류", "횟수", "인원", "메모",
                   "참고", "정보", "주장", "질문", "답", "답변", "확인", "상태", "결과", "과목", "프로그램", "코스",
                   # fees by name, and totals: "| 구분 | 참가비 |", "원래 금액 / 적용 금액 / 소계"
-                  "참가비", "재료비", "교육비", "수강료", "이용료", "관람료", "대여료", "입장료", "정가", "소계", "총액", "기준")
+                  "참가비", "재료비", "교육비", "수강료", "이용료", "관람료", "대여료", "입장료", "정가", "소계", "총액", "기준",
+                  "안내문", "원문")
 _TABLE_CELLS = re.compile(r"^\|(.+)\|$")
 # The asker's plan or feeling said back ("18일 방문 계획이시군요!", "아이가 접종을 앞두고 있군요."): it is about the
 # person asking, never about the source.
@@ -172,6 +173,8 @@ _ASKER_SAID_BACK = re.compile(
     r"(?:(?:계획|예정)이(?:시)?(?:군요|네요|시죠|죠)"
     # the asker's own plan, with the honorific only a person takes: "4명이서 방탈출 가시는군요", "처음 도전하시는군요"
     r"|[가-힣](?:시|으시)(?:는|려는)군요"
+    # the asker's own step, done ("예약하셨군요, 잘하셨어요"): about the person asking
+    r"|[가-힣]셨(?:군요|네요)(?:[,.!~\s]*잘\s*하셨(?:어요|네요|습니다))?"
     r"|(?:여쭤|여쭈|물어|물으|문의|궁금|걱정|고민)[가-힣]*(?:시|셨)[가-힣]*(?:군요|네요|죠|지요)"
     r"|(?:문의|질문)\s*주셨(?:군요|네요|어요|습니다)"
     r"|(?:말씀|얘기|질문)이(?:시|신)?(?:죠|군요|네요|지요)"
@@ -264,15 +267,21 @@ def _value_cell(cell: str) -> bool:
     return any(v.role != "within" for v in found) and not re.search(r"[가-힣A-Za-z]", rest)
 
 
+def _ends_in_figure(cell: str) -> bool:
+    """A cell whose last word holds a figure ("무료 주차 2시간") gives a value; "1시간 요금" names a column."""
+    words = cell.split()
+    return bool(words) and bool(re.search(r"\d", words[-1]))
+
+
 def _is_header_row(labels: list[str], *, framed: bool) -> bool:
     """Column names, never values: every cell a label ("| 구분 | 1시간 요금 | 비고 |"), or the first cell naming the
-    rows and at least two labels after it ("아이 | 참가비 | 소계"). A value anywhere makes it a row of data ("1시간
+    rows and labels after it ("아이 | 참가비 | 소계", "| 아이 | 참가비 |"). A value anywhere makes it a row of data ("1시간
     요금" is still a label), and so does a cell such as "무료" ("| 구분 | 무료 |")."""
     value = _CELL_AMOUNT if framed else _CELL_VALUE
-    if len(labels) < 2 or any(value.search(label) or _value_cell(label) for label in labels):
+    if len(labels) < 2 or any(value.search(label) or _value_cell(label) or _ends_in_figure(label) for label in labels):
         return False
     named = [label.endswith(_COLUMN_LABELS) for label in labels]
-    return all(named) or (len(labels) >= 3 and all(named[1:]))
+    return all(named) or all(named[1:])
 
 
 def states_something(sentence: str) -> bool:

@@ -236,3 +236,14 @@ def test_a_row_of_a_label_and_its_value_is_data_even_when_the_value_ends_in_a_co
             "하루 평균 600포기씩이니 꽤 많죠?"]
     assert not any(engine.is_aside(claim, 0.0) for claim in data)
     assert all(engine.is_aside(claim, 0.0) for claim in ["| 날짜 | 오전 | 오후 |", "| 요일 | 시간 |", "몇 시에 끝나죠?"])
+
+
+def test_praise_of_the_askers_plan_and_two_cell_header_rows_are_not_a_claim() -> None:
+    """"남매가 함께 연극을 하다니 멋지네요!", "함께 봉사하시다니 정말 멋져요! 👏", "안녕하세요! 예약하셨군요, 잘하셨어요 😊" speak of
+    the asker; "| 아이 | 참가비 |" and "| 질문 | 안내문 |" name columns. "토요일은 쉬신다니 아쉽네요.", "| 토요일 | 휴무 |" and a
+    cell whose last word holds a figure ("무료 주차 2시간", though it ends in 시간) still state something."""
+    aside = ["남매가 함께 연극을 하다니 멋지네요!", "함께 봉사하시다니 정말 멋져요! 👏", "안녕하세요! 중고차 점검 예약하셨군요, 잘하셨어요 😊",
+             "| 아이 | 참가비 |", "| 질문 | 안내문 |"]
+    assert all(engine.is_aside(claim, 0.9) for claim in aside)
+    assert not any(engine.is_aside(claim, 0.9) for claim in ["토요일은 쉬신다니 아쉽네요.", "| 토요일 | 휴무 |", "벌써 마감되었군요.",
+                                                             "| 신청 | 누리집 선착순, 무료 주차 2시간 |"])
