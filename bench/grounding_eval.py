@@ -99,7 +99,9 @@ BLIND_F = DATA / "grounding_blind_2026-12-07f.yaml"  # measured once blind on 20
 BLIND_G = DATA / "grounding_blind_2026-12-07g.yaml"
 BLIND_H = DATA / "grounding_blind_2026-12-07h.yaml"  # measured once blind on 2026-12-07; development data since
 BLIND_I = DATA / "grounding_blind_2026-12-07i.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i")
+BLIND_J = DATA / "grounding_blind_2026-12-07j.yaml"  # measured once blind on 2026-12-07; development data since
+BLIND_K = DATA / "grounding_blind_2026-12-07k.yaml"
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-k")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -468,8 +470,10 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
     answer_sets.append(("dev-b", BLIND_B))  # blind until 2026-12-06 (see above)
     answer_sets.append(("dev-f", BLIND_F))  # blind until measured once on 2026-12-07 (see the README)
     answer_sets.append(("dev-h", BLIND_H))  # likewise
+    answer_sets.append(("dev-j", BLIND_J))  # likewise
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
-                                  ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-i", BLIND_I)):
+                                  ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-i", BLIND_I),
+                                  ("blind-k", BLIND_K)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:

@@ -27,7 +27,7 @@ from .hangul import normalise, word_similarity
 from .lexicon import AMENITIES
 from .matcher import MATCHED as MATCHED_WORD
 from .matcher import SourceIndex, _check_value, index_for, score
-from .values import Value, compatible
+from .values import Value, compatible, extract_values
 
 _CERTAIN_KINDS = ("time", "date", "money", "dur")
 _MULTIPLIERS = ("count:배", "count:%")
@@ -162,8 +162,8 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
             unit = _unit(part.text[value.span[0]:value.span[1]])
             if any(_unit(seg.text[o.span[0]:o.span[1]]) != unit for _, seg, o in options):
                 continue
-        if value.kind == "money" and any(_multiple(value, other) for _, _, other in options):
-            continue  # "토핑 14,000원" beside "1인 7,000원": two people's share may be computed, not misread
+        if _not_misread(value, options, lines):
+            continue
         shares_word = any(index.match(w, line) >= MATCHED_WORD for w in part.words if w.stem not in _MEASURES
                           for line, _, _ in options)
         shares_days = any(part.days and seg.days and part.days <= seg.days for _, seg, _ in options)
@@ -173,6 +173,43 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
         if status == "conflict" and number is not None and not _leaves_open(index, number):
             found.append(ValueConflict(claim_text=part.text[value.span[0]:value.span[1]].strip(), line=number))
     return found
+
+
+def _not_misread(value: Value, options: list, lines: list) -> bool:
+    """A claimed value that differs from the line's but need not be a misreading: "토핑 14,000원" beside "1인 7,000원"
+    (two people's share), "2시간 간격" from 10시, 12시, 14시 or "7시 30분에 끝" from 6시 + 1시간 30분 (computed), "정장
+    10,000원" on "1벌 10,000원 (원래 대여료 25,000원)" (the price now, not the former one)."""
+    if value.kind == "money" and any(_multiple(value, other) for _, _, other in options):
+        return True
+    if _reachable(value, lines):
+        return True
+    current = _current(options)
+    return len(current) < len(options) and any(compatible(value, other, strict=True) for _, _, other in current)
+
+
+def _reachable(value: Value, lines: list) -> bool:
+    """Whether a claimed duration is the gap between two clock times of the lines, or a claimed clock time one of
+    their times shifted by one of their durations: a value the claim may have computed."""
+    if value.kind not in ("dur", "time"):
+        return False
+    points = {point for line in lines for other in line.values if other.kind == "time" and other.role != "within"
+              for alt in other.alts for point in alt}
+    wanted = {point for alt in value.alts for point in alt}
+    if value.kind == "dur":
+        return any(abs(abs(a - b) * 60 - w) < 1e-6 for a in points for b in points if a != b for w in wanted)
+    spans = {other.alts[0][0] / 60 for line in lines for other in line.values if other.kind == "dur"}
+    return any(abs(point + sign * span - w) < 1e-6 for point in points for span in spans for sign in (1, -1)
+               for w in wanted)
+
+
+# "정장은 1벌 10,000원에 빌려드립니다 (원래 대여료 25,000원)": the former price is not the one the line states now.
+_FORMER = re.compile(r"(?:원래|기존|정가|할인\s*전)\s*(?:[가-힣]+\s*)?$")
+
+
+def _current(options: list) -> list:
+    """The line's values without a former price ("원래 대여료 25,000원"), when a current one of its kind is there."""
+    former = [item for item in options if _FORMER.search(item[1].text[:item[2].span[0]])]
+    return [item for item in options if item not in former] if 0 < len(former) < len(options) else options
 
 
 # Words that name a measure, not a thing: "섬 체류 가능 시간" and "편도 소요 시간" share 시간 and nothing they are about.
@@ -339,6 +376,11 @@ def absent_words_shared(source: str | list[str], question: str, claim: str) -> b
     return any(word_similarity(a, b) >= 0.7 or word_similarity(b, a) >= 0.7 for a in absent for b in said)
 
 
+# Where one clause ends and the next begins, for the silence check: linking and reason endings ("…않으니 ", "…없고 ").
+_CLAUSE_END = re.compile(r"(?:니까|니|므로|어서|아서|라서|해서|는데|지만|고|며)\s+")
+_QUESTION_WORDS = frozenset({"몇", "언제", "어디", "얼마", "무슨", "어떤", "어느", "누가", "누구", "무엇", "뭐", "왜", "어떻게"})
+
+
 def silent_on(source: str | list[str], claim: str) -> list[str]:
     """For a claim that the source is silent on something: the words it names, when no source line
     names them all (so the claim is right); empty otherwise (a value in it, nothing named, or a line
@@ -347,13 +389,20 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
     if found is None:
         return []
     norm = normalise(claim)
-    end = found.end()
-    while end < len(norm) and "가" <= norm[end] <= "힣":
-        end += 1  # the rest of the word the cue ends in ("언급 없음": 음 is its ending, nothing named)
-    rest = analyse(norm[:found.start()] + " " + norm[end:], claim=True)
-    named = [w for w in rest.words if not w.light]
-    if not named or rest.values:
+    # Only the clause that says it: "반납 장소도 안내문에 나와 있지 않으니 빌린 곳에 돌려주시는 게 안전해요" names 반납 장소,
+    # and the advice after it names nothing the source is said to lack.
+    clause = next((c for c in _CLAUSE_END.split(norm) if SILENCE_RE.search(c)), norm)
+    found = SILENCE_RE.search(clause)
+    if found is None:
         return []
+    end = found.end()
+    while end < len(clause) and "가" <= clause[end] <= "힣":
+        end += 1  # the rest of the word the cue ends in ("언급 없음": 음 is its ending, nothing named)
+    rest = analyse(clause[:found.start()] + " " + clause[end:], claim=True)
+    # A question word ("몇 시간 인정하는지") names nothing a line could hold.
+    named = [w for w in rest.words if not w.light and w.stem not in _QUESTION_WORDS]
+    if not named or extract_values(norm)[0]:
+        return []  # a value anywhere in the claim ("… 알 수 없으니 13일 개최 여부는 …") is more than a silence
     index = index_for(_lines(source))
     live = [line for line in index.lines if line.segments]
     if any(all(index.match(word, line) >= MATCHED_WORD for word in named) for line in live):

@@ -88,7 +88,22 @@ def _beyond_the_check(index: SourceIndex, formulas: list[str], used: list[Line],
         return True
     if any(_ROUNDING.search(seg.text) for line in used for seg in line.segments):
         return True
+    if _extra_left_out(formulas, used):
+        return True
     return cited is not None and bool(_amount_lines(index, cited) - {line.number for line in used})
+
+
+_EXTRA = re.compile(r"별도|추가|따로")
+_AMOUNT_RANGE = re.compile(r"원\s*[~∼]\s*\d")  # "10,000원 ~ 20,000원이 추가": either end may be the one taken
+
+
+def _extra_left_out(formulas: list[str], used: list[Line]) -> bool:
+    """A charge a used line adds apart ("스케이트 대여 1,000원 별도") that no formula took: "2,000원 + 3,000원 = 5,000원"
+    from that line may be a total that forgot it. Not for a range of charges, whose one end the claim may take."""
+    shown = " ".join(formulas)
+    return any(v.kind == "money" and v.alts[0][0] > 0 and _money(v.alts[0][0]) not in shown
+               for line in used for seg in line.segments if _EXTRA.search(seg.text) and not _AMOUNT_RANGE.search(seg.text)
+               for v in seg.values)
 
 
 def _amount_lines(index: SourceIndex, numbers: list[int]) -> set[int]:
@@ -309,7 +324,8 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     wanted = set(lines)
     given = [line for line in index.lines if line.number in wanted and line.segments]
     claimed = _claim_values(normalise(claim))
-    if not given or claimed is None or not all(plain for _, plain in claimed) or _row_of_amounts(claim, claimed):
+    if (not given or claimed is None or not all(plain for _, plain in claimed) or _row_of_amounts(claim, claimed)
+            or _days_unchecked(claim, given)):
         return None
     values = [value for value, _ in claimed]
     known = [_Known(v.alts[0][0], _money(v.alts[0][0]), frozenset({line.number}), per=_priced_per(seg.text))
@@ -406,6 +422,21 @@ def _result_reproduced(claim: str, results: list[float]) -> bool:
     stated = _claim_values(found.group(1))
     amounts = [value.alts[0][0] for value, _ in stated or () if value.kind == "money"]
     return not amounts or any(abs(amounts[0] - result) < _EPS for result in results)
+
+
+_DATED_DAY = re.compile(r"(\d{1,2})\s*일\s*(?:\(\s*([월화수목금토일])\s*\)|([월화수목금토일])요일)")
+
+
+def _dated_days(text: str) -> set[tuple[str, str]]:
+    return {(m.group(1), m.group(2) or m.group(3)) for m in _DATED_DAY.finditer(text)}
+
+
+def _days_unchecked(claim: str, given: list[Line]) -> bool:
+    """Whether the claim gives a date's weekday ("13일(금)", "13일 금요일") that no line gives: "13일(금) 10시부터 14시까지
+    4시간" reproduces 4시간 but says nothing of whether 13일 is a Friday, so the claim as a whole is beyond this
+    check. A weekday said of no date (토요일, 주말, 평일) is the claim's case, as a count of people is."""
+    stated = _dated_days(normalise(claim))
+    return bool(stated - set().union(*(_dated_days(seg.text) for line in given for seg in line.segments)))
 
 
 def _rate_left_out(values: list[Value], given: list[Line], rates: list[tuple[float, str, frozenset[int]]]) -> bool:

@@ -607,3 +607,47 @@ def test_a_claim_read_only_in_part_is_not_computed() -> None:
     for result in ("20,000원", "25,000원"):
         assert computation(lines, f"셔틀버스는 1인 1일 왕복 2,000원이니 2명 × 5일 × 2,000원 = {result}입니다.", [2]) is None
     assert computation(lines, "셔틀은 2명 × 5일 × 2,000원 = 20,000원입니다.", [2]) is not None
+
+
+RINK = ["겨울 스케이트장 안내", "운영일: 화요일~일요일", "입장 회차: 오전 10시, 낮 12시, 오후 2시, 4시, 6시 (1회 이용 시간 1시간 30분)",
+        "이용료(1회): 초등학생 2,000원, 중학생 이상 3,000원 / 스케이트 대여 1,000원 별도",
+        "정장은 1벌 10,000원에 빌려드립니다 (원래 대여료 25,000원).", "일시: 13일 오전 10시~오후 2시",
+        "엉킴이 심하면 10,000원 ~ 20,000원이 추가될 수 있습니다.", "기본 요금 60,000원"]
+
+
+def test_a_computation_says_nothing_of_a_weekday_it_did_not_check_or_of_an_extra_charge_it_left_out() -> None:
+    """"13일(금) 10시부터 14시까지 4시간" reproduces 4시간, not whether 13일 is a Friday: no formula; without the weekday,
+    or with a weekday said of no date ("평일 2박"), it is one. "2,000원 + 3,000원 = 5,000원" from a line that adds
+    "스케이트 대여 1,000원 별도" may be a total that forgot it: no formula; a range of extra charges ("10,000원 ~ 20,000원이
+    추가") lets a claim take one end."""
+    from exercises.grounding.engine.compute import computation
+
+    assert computation(RINK, "13일(금) 오전 10시부터 오후 2시까지 4시간 동안 열려요.", [6]) is None
+    assert computation(RINK, "13일 오전 10시부터 오후 2시까지 4시간 동안 열려요.", [6]) is not None
+    assert computation(RINK, "합계 5,000원", [4]) is None
+    assert computation(RINK, "최고로 나와도 8만 원이네요.", [7, 8]) is not None
+
+
+def test_a_value_the_claim_may_have_computed_or_the_price_now_is_no_conflict() -> None:
+    """"회차는 2시간 간격" (10시, 12시, 14시 …) and "마지막 회차는 저녁 7시 30분에 끝" (6시 + 1시간 30분) are computed from
+    line 3, and "정장 10,000원" is the price now beside "원래 대여료 25,000원": no conflict. "3시간 간격", "저녁 8시에 끝" and
+    "정장 15,000원" still conflict."""
+    from exercises.grounding.engine.checks import value_conflicts
+
+    for claim, cited in (("회차는 2시간 간격이고,", [3]), ("마지막 회차는 저녁 7시 30분에 끝납니다.", [3]),
+                         ("정장 대여비는 10,000원이고", [5]), ("정장은 만 원에 빌릴 수 있는데,", [5])):
+        assert value_conflicts(RINK, claim, cited) == [], claim
+    for claim, cited in (("회차는 3시간 간격이에요.", [3]), ("마지막 회차는 저녁 8시에 끝납니다.", [3]),
+                         ("정장 대여비는 15,000원이에요.", [5])):
+        assert value_conflicts(RINK, claim, cited), claim
+
+
+def test_a_silence_claim_names_only_its_own_clause_and_no_question_word() -> None:
+    """"몇 시간 인정하는지도 안내문에 나와 있지 않습니다" names 봉사 시간, which line 2 gives: not silent. The advice after "…나와
+    있지 않으니" names nothing the source is said to lack, and a claim with a value in it is more than a silence."""
+    from exercises.grounding.engine.checks import silent_on
+
+    lines = ["연탄 나눔 봉사", "봉사 시간은 4시간을 인정하며, 포털에 등록해 드립니다.", "모이는 곳: 복지관 앞마당"]
+    assert silent_on(lines, "봉사 시간을 몇 시간 인정하는지도 안내문에 나와 있지 않습니다.") == []
+    assert silent_on(lines, "주차 안내는 안내문에 나와 있지 않으니 대중교통을 이용하시는 게 좋아요.") == ["주차"]
+    assert silent_on(lines, "지금은 비가 올지 알 수 없으니 13일 개최 여부는 안내문에 없어요.") == []
