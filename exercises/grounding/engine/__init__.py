@@ -238,7 +238,8 @@ def is_aside(claim: str, best: float) -> bool:
         return True
     if is_wish(claim) and best < WISH_MAX:
         return True
-    return (not_a_claim(claim) or is_advice(claim)) and best < ASIDE_MAX
+    # A claim that the source is silent ("참가비도 나와 있지 않아서 미리 물어보시는 게 좋겠어요") states something, advice or not.
+    return (not_a_claim(claim) or (is_advice(claim) and not says_silent(claim))) and best < ASIDE_MAX
 
 
 def shown_hint(claim: str, hint: str, cue: str, best: float = 0.0) -> str:

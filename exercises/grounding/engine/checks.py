@@ -48,7 +48,8 @@ def _lines(source: str | list[str]) -> tuple[str, ...]:
 
 _COMPUTING = re.compile(r"\d\s*[×xX*÷/]\s*\d|[+=→]|총|합계|합쳐|합하|합산|더하|더해|모두\s*합|전부\s*합|씩|곱|배|차이|남[은았습는]|할인|빼|뺀|더\s|덜\s|절반|반값|반액|나누|나눠|아끼|아낄|아낀|절약|차액"
                         r"|후에|후인|뒤에|뒤인|전에|전인|지나|늦게|일찍|앞당|미뤄|당(?![가-힣])|마다|기준")
-_RATE_ON_LINE = re.compile(r"당(?![가-힣])|씩|마다|배|%|퍼센트|할인|할증|전까지|전에|후에|뒤에|이전|이후")
+# A line that computes (…당, 씩, 10% 할인, 30분 전에, 보증금에서 15,000원을 빼고): a claim's value may be its result.
+_RATE_ON_LINE = re.compile(r"당(?![가-힣])|씩|마다|배|%|퍼센트|할인|할증|전까지|전에|후에|뒤에|이전|이후|빼|차감|공제")
 _DAY_PARTICLE = re.compile(r"\s*(?:에|은|는|이|입|인|부터|까지|엔|의|\()")
 _PERIOD_AFTER = re.compile(r"\s*(?:에|당|마다)(?![가-힣])")
 _NEXT_DAY = re.compile(r"다음\s*날|익일|자정|새벽")

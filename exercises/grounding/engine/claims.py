@@ -188,7 +188,7 @@ _WISH = re.compile(r"(?:(?:길|기를)\s*바(?:라요|랄게요|랍니다|래요
 _REACTION = re.compile(r"(?:(?:좋|좋아하|좋아하시|반갑|설레|멋지|부럽|신나|재밌|재미있|즐겁)(?:겠)?네요|좋은\s*[가-힣]+(?:이)?네요"
                        r"|(?<![가-힣])(?:재밌|재미있|즐겁|맛있|예쁘|신나)게\s[가-힣 ]*세요)[^가-힣0-9]*$")
 # The endings that give a reason ("…되니", "…라서", "…지만"): a sentence with one states a fact of its own.
-_REASON_ENDINGS = "니까|니|으니|므로|라서|어서|해서|는데|지만"
+_REASON_ENDINGS = "니까|니|으니|므로|라서|어서|아서|해서|는데|지만"
 _REASON = re.compile(rf"[가-힣](?:{_REASON_ENDINGS})\s|다고\s*하")
 _TAG_QUESTION = re.compile(r"(?:죠|지요|잖아요|잖아|거든요)\s*[?？]+[^가-힣0-9]*$")
 _PREDICATE_END = re.compile(r"(?:다|요|죠)[^가-힣0-9]*$")
@@ -203,8 +203,8 @@ def _is_label(sentence: str) -> bool:
     """A short title line with no predicate: a plain-text heading ("참가비 안내", "3인 요금 계산"); a column
     label such as "요금" ends one only without figures ("참고 요금"), since "성인 2만 원 요금" may be a row."""
     words = sentence.rstrip(":： ").split()
-    if not 1 <= len(words) <= 4 or _PREDICATE_END.search(sentence):
-        return False
+    if not 1 <= len(words) <= 4 or _PREDICATE_END.search(sentence) or "|" in sentence or _value_cell(words[-1]):
+        return False  # a row ("요일 | 토요일") is the header check's; "추첨일 요일 / 월요일" ends in a value, not a title word
     if any(word.endswith(("은", "는", "을", "를", "로", "에서", "까지", "부터")) for word in words[:-1]):
         return False  # "결과는 문자로 안내": a terse statement with its topic and means, not a title
     if words[-1].endswith(_TITLE_WORDS):

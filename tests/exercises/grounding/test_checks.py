@@ -651,3 +651,12 @@ def test_a_silence_claim_names_only_its_own_clause_and_no_question_word() -> Non
     assert silent_on(lines, "봉사 시간을 몇 시간 인정하는지도 안내문에 나와 있지 않습니다.") == []
     assert silent_on(lines, "주차 안내는 안내문에 나와 있지 않으니 대중교통을 이용하시는 게 좋아요.") == ["주차"]
     assert silent_on(lines, "지금은 비가 올지 알 수 없으니 13일 개최 여부는 안내문에 없어요.") == []
+
+
+def test_a_line_that_deducts_or_adds_is_no_basis_for_a_conflict() -> None:
+    """"보증금에서 15,000원을 빼고 돌려드립니다" computes: "충전기 분실 시 35,000원 돌려받음" (50,000원 − 15,000원) is its
+    result, not a misreading of 15,000원."""
+    from exercises.grounding.engine.checks import value_conflicts
+
+    lines = ["태블릿 대여", "보증금 50,000원을 받습니다.", "충전기를 잃어버리면 보증금에서 15,000원을 빼고 돌려드립니다."]
+    assert value_conflicts(lines, "| 충전기 분실 시 환급 | 35,000원 |", [3]) == []

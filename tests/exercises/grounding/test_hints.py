@@ -247,3 +247,10 @@ def test_praise_of_the_askers_plan_and_two_cell_header_rows_are_not_a_claim() ->
     assert all(engine.is_aside(claim, 0.9) for claim in aside)
     assert not any(engine.is_aside(claim, 0.9) for claim in ["토요일은 쉬신다니 아쉽네요.", "| 토요일 | 휴무 |", "벌써 마감되었군요.",
                                                              "| 신청 | 누리집 선착순, 무료 주차 2시간 |"])
+
+
+def test_a_label_with_its_value_and_a_silence_with_advice_are_claims() -> None:
+    """"추첨일 요일 / 월요일" and "요일 | 토요일" end in a value, not a title word; "참가비도 나와 있지 않아서 미리 물어보시는
+    게 좋겠어요" says the notice is silent on the fee (true or false), whatever advice follows: none is set aside."""
+    claims = ["추첨일 요일 / 월요일", "요일 | 토요일", "참가비도 나와 있지 않아서 미리 물어보시는 게 좋겠어요."]
+    assert not any(engine.is_aside(claim, 0.0) for claim in claims)
