@@ -189,16 +189,19 @@ def _not_misread(value: Value, options: list, lines: list) -> bool:
 
 
 def _reachable(value: Value, lines: list) -> bool:
-    """Whether a claimed duration is the gap between two clock times of the lines, or a claimed clock time one of
-    their times shifted by one of their durations: a value the claim may have computed."""
+    """Whether a claimed duration is the gap between two clock times of the lines (less or more one of their
+    durations), or a claimed clock time one of their times shifted by one of their durations: a value the claim may
+    have computed."""
     if value.kind not in ("dur", "time"):
         return False
     points = {point for line in lines for other in line.values if other.kind == "time" and other.role != "within"
               for alt in other.alts for point in alt}
     wanted = {point for alt in value.alts for point in alt}
-    if value.kind == "dur":
-        return any(abs(abs(a - b) * 60 - w) < 1e-6 for a in points for b in points if a != b for w in wanted)
     spans = {other.alts[0][0] / 60 for line in lines for other in line.values if other.kind == "dur"}
+    if value.kind == "dur":  # a gap, or a gap less or more one of the lines' durations ("2시간 30분 − 40분 = 110분")
+        gaps = {abs(a - b) for a in points for b in points if a != b}
+        sums = gaps | {gap + sign * span for gap in gaps for span in spans for sign in (1, -1)}
+        return any(abs(total * 60 - w) < 1e-6 for total in sums for w in wanted)
     return any(abs(point + sign * span - w) < 1e-6 for point in points for span in spans for sign in (1, -1)
                for w in wanted)
 
@@ -364,7 +367,9 @@ def verbatim_line(source: str | list[str], claim: str, cited: list[int]) -> int 
 
 
 def says_silent(claim: str) -> bool:
-    return SILENCE_RE.search(normalise(claim)) is not None
+    norm = normalise(claim)
+    found = SILENCE_RE.search(norm)
+    return found is not None and not _CONDITIONAL_AFTER.match(norm, found.end())
 
 
 def absent_words_shared(source: str | list[str], question: str, claim: str) -> bool:
@@ -379,6 +384,7 @@ def absent_words_shared(source: str | list[str], question: str, claim: str) -> b
 
 # Where one clause ends and the next begins, for the silence check: linking and reason endings ("…않으니 ", "…없고 ").
 _CLAUSE_END = re.compile(r"(?:니까|니|므로|어서|아서|라서|해서|는데|지만|고|며)\s+")
+_CONDITIONAL_AFTER = re.compile(r"[가-힣]*?(?:으면|면)(?![가-힣])")
 _QUESTION_WORDS = frozenset({"몇", "언제", "어디", "얼마", "무슨", "어떤", "어느", "누가", "누구", "무엇", "뭐", "왜", "어떻게"})
 
 
@@ -387,8 +393,8 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
     names them all (so the claim is right); empty otherwise (a value in it, nothing named, or a line
     that names it: "전기 자전거 요금" is not named by 전기 자전거 on one line and 요금 on another)."""
     found = SILENCE_RE.search(normalise(claim))
-    if found is None:
-        return []
+    if found is None or _CONDITIONAL_AFTER.match(normalise(claim), found.end()):
+        return []  # "빈 시간이 나오지 않으면 …": a condition, not a claim that the source is silent
     norm = normalise(claim)
     # Only the clause that says it: "반납 장소도 안내문에 나와 있지 않으니 빌린 곳에 돌려주시는 게 안전해요" names 반납 장소,
     # and the advice after it names nothing the source is said to lack.

@@ -324,11 +324,15 @@ _ADVICE_MORE = re.compile(
 _BECAUSE = re.compile(rf"[가-힣](?:{_REASON_ENDINGS}|고)\s")
 
 
+# A figure given as the reason: "50석이라 ", "3시간이니 ", "5,000원이라서 ".
+_FIGURE_AS_REASON = re.compile(rf"\d[^\s]*?(?:이)?(?:라|라서|{_REASON_ENDINGS})\s")
+
+
 def is_advice(sentence: str) -> bool:
     """Advice or a suggestion to the reader (…권합니다, …하시는 게 좋습니다, 확인해 보세요)."""
     stripped = sentence.strip()
     if _ADVICE.search(stripped) is not None:
-        return True
+        return not _FIGURE_AS_REASON.search(stripped)  # "선착순 50석이라 일찍 가시는 게 좋아요" states 50석
     return _ADVICE_MORE.search(stripped) is not None and not _BECAUSE.search(stripped)
 
 

@@ -88,7 +88,7 @@ def _beyond_the_check(index: SourceIndex, formulas: list[str], used: list[Line],
         return True
     if any(_ROUNDING.search(seg.text) for line in used for seg in line.segments):
         return True
-    if _extra_left_out(formulas, used):
+    if _extra_left_out(formulas, used) or _duration_left_out(formulas, used):
         return True
     return cited is not None and bool(_amount_lines(index, cited) - {line.number for line in used})
 
@@ -239,6 +239,8 @@ def _explain_time(target: Value, times: list[tuple[Value, int]],
     """A clock time as a source time shifted by a duration the lines say is before or after the
     start or the end ("폐관 30분 전": the end − 30분; "시작 10분 전": the start − 10분)."""
     wanted = [alt[0] for alt in target.alts]
+    if target.role == "range":
+        return _explain_range(target, times, shifts)
     for source, number in times:
         for minutes, sign, anchor, lines in shifts:
             if anchor is None:
@@ -252,6 +254,20 @@ def _explain_time(target: Value, times: list[tuple[Value, int]],
                         return _Known(shifted, f"{_clock(point)} {symbol} {_duration(minutes)} = {_clock(shifted)}",
                                       lines | {number})
     return None
+
+
+def _explain_range(target: Value, times: list[tuple[Value, int]],
+                   shifts: list[tuple[float, int, int | None, frozenset[int]]]) -> _Known | None:
+    """A claimed range ("09:00 ~ 18:00") only when both its ends are reproduced, each a time of the lines as it is
+    or shifted as the lines say ("시작 1시간 전부터 … 끝나고 1시간 뒤까지"): one end shifted and the other copied from
+    the event's own end ("09:00 ~ 17:00") is not the range the line gives."""
+    start, end = target.alts[0]
+    found = [_explain_time(Value("time", ((point, point),), "point"), times, shifts) for point in (start, end)]
+    if any(item is None for item in found):
+        return None
+    labels = "; ".join(item.label for item in found if item is not None and item.label)
+    lines = frozenset().union(*(item.lines for item in found if item is not None))
+    return _Known(start, f"{labels} → {_clock(start)}~{_clock(end)}", lines)
 
 
 def _explain_duration(target: Value, times: list[tuple[Value, int]],
@@ -437,6 +453,15 @@ def _days_unchecked(claim: str, given: list[Line]) -> bool:
     check. A weekday said of no date (토요일, 주말, 평일) is the claim's case, as a count of people is."""
     stated = _dated_days(normalise(claim))
     return bool(stated - set().union(*(_dated_days(seg.text) for line in given for seg in line.segments)))
+
+
+def _duration_left_out(formulas: list[str], used: list[Line]) -> bool:
+    """A length read off a time range ("19시~21시 30분 = 2시간 30분") from a line that also splits it into parts ("이론
+    40분 뒤 실습 산행"): the claim may be about a part, and the range says nothing of it."""
+    return any("~" in formula for formula in formulas) and any(
+        any(v.kind == "time" and v.role == "range" for v in line.values)
+        and any(v.kind == "dur" and _AFTER.match(seg.text, v.span[1]) for seg in line.segments for v in seg.values)
+        for line in used)
 
 
 def _rate_left_out(values: list[Value], given: list[Line], rates: list[tuple[float, str, frozenset[int]]]) -> bool:

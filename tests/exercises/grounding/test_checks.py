@@ -660,3 +660,34 @@ def test_a_line_that_deducts_or_adds_is_no_basis_for_a_conflict() -> None:
 
     lines = ["태블릿 대여", "보증금 50,000원을 받습니다.", "충전기를 잃어버리면 보증금에서 15,000원을 빼고 돌려드립니다."]
     assert value_conflicts(lines, "| 충전기 분실 시 환급 | 35,000원 |", [3]) == []
+
+
+HIKE = ["야간 산행 교실", "일시: 23일 저녁 7시 ~ 9시 30분 (이론 40분 뒤 실습 산행)", "일시: 14일 오전 10시 ~ 오후 5시",
+        "차량 통제는 행사 시작 1시간 전부터 행사가 끝나고 1시간 뒤까지입니다.", "상담 예약이 비는 시간에 상담할 수 있습니다."]
+
+
+def test_a_range_needs_both_ends_and_a_phase_of_a_range_is_not_its_length() -> None:
+    """"09:00 ~ 17:00" shifts the start (10시 − 1시간) but copies the event's end, where the line shifts it too: no
+    formula. "실습 산행은 2시간 30분" reads the whole range of a line split into "이론 40분 뒤 실습": no formula, and
+    "실습 산행은 약 110분" (2시간 30분 − 40분) is no conflict with it."""
+    from exercises.grounding.engine.checks import value_conflicts
+    from exercises.grounding.engine.compute import computation
+
+    assert computation(HIKE, "차량 통제 | 09:00 ~ 17:00", [3, 4]) is None
+    assert computation(HIKE, "차량은 오전 9시부터 통제돼요.", [3, 4]) is not None
+    assert computation(HIKE, "실습 산행은 2시간 30분 동안 해요.", [2]) is None
+    assert computation(HIKE, "행사는 7시간 동안 열려요.", [3]) is not None
+    assert value_conflicts(HIKE, "실습 산행은 약 110분이며,", [2]) == []
+
+
+def test_a_condition_is_no_silence_and_a_figure_given_as_a_reason_is_no_advice() -> None:
+    """"빈 시간이 나오지 않으면 …" is a condition, not a claim that the notice is silent; "선착순 50석이라 일찍 가시는 게
+    좋아요" states 50석 and is judged on it."""
+    from exercises.grounding import engine
+    from exercises.grounding.engine.checks import says_silent, silent_on
+
+    claim = "그래서 빈 시간이 나오지 않으면 그날 상담을 못 받을 수도 있어요."
+    assert not says_silent(claim) and silent_on(HIKE, claim) == []
+    assert says_silent("주차 안내는 안내문에 나오지 않아요.")
+    assert not engine.is_aside("인형극 자리는 선착순 50석이라 조금 일찍 가시는 게 좋아요.", 0.0)
+    assert engine.is_aside("날씨가 추우니 따뜻하게 입고 가시는 게 좋습니다.", 0.0)
