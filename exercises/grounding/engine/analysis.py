@@ -47,9 +47,13 @@ _PLAN_RE = re.compile(
     r"|(?:결정|정해)(?:됩니다|된다|집니다|진다|질|될|합니다|한다)|정합니다|정한다")
 _MAYBE_RE = re.compile(r"수도\s*있|가능성|지도\s*모르|에\s*따라")
 _CAN_RE = re.compile(r"([가-힣]+)\s*수\s*(?:도\s*)?있")
+# Syllables ending in ㄹ: the -ㄹ지 of an open question ("열지는", "운영할지는") is fused into one.
+_RIEUL_FINAL = "".join(chr(0xAC00 + 28 * initial_and_vowel + 8) for initial_and_vowel in range(19 * 21))
 _UNSETTLED_RE = re.compile(
-    r"(?:확정|결정|정해|정하)[가-힣]*\s*(?:않|안\s|못)|미정|미확정|여부|불확실"
-    r"|아직\s*(?:[가-힣]+\s*)?(?:[가-힣]*지\s*않|안\s|모르|없)|알\s*수\s*없|모른다|모릅니다")
+    r"(?:확정|결정|정해|정하)[가-힣]*\s*(?:않|안\s|못)|미정|미확정|여부|불확실|(?:결정|확정)\s*전(?![가-힣])"
+    r"|아직\s*(?:[가-힣]+\s*)?(?:[가-힣]*지\s*않|안\s|모르|없)|알\s*수\s*없|모른다|모릅니다"
+    # "추가 점검일을 열지는 … 보고 정해 21일에 알립니다": whether it happens is decided later
+    rf"|[{_RIEUL_FINAL}]지(?:는|를|도|가)?(?![가-힣]).*?(?:정하|정해|정합|정할|결정|알리|알려|알립|공지|발표)")
 # How a chat model frames a claim ("안내문에 따르면", "…인 것으로 보입니다", "…라고 안내되어
 # 있습니다"): words about the answer, not about the source's subject. Blanked before matching.
 _HEDGE_RE = re.compile(

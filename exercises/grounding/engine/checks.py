@@ -407,7 +407,9 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
         end += 1  # the rest of the word the cue ends in ("언급 없음": 음 is its ending, nothing named)
     rest = analyse(clause[:found.start()] + " " + clause[end:], claim=True)
     # A question word ("몇 시간 인정하는지") names nothing a line could hold.
-    named = [w for w in rest.words if not w.light and w.stem not in _QUESTION_WORDS]
+    # Nor the verb of a "…할 때" clause: "비 올 때 안내" names the rain, and a line says "비가 오면".
+    when_verbs = set(_WHEN_VERB.findall(clause))
+    named = [w for w in rest.words if not w.light and w.stem not in _QUESTION_WORDS and w.surface not in when_verbs]
     if not named or extract_values(norm)[0]:
         return []  # a value anywhere in the claim ("… 알 수 없으니 13일 개최 여부는 …") is more than a silence
     index = index_for(_lines(source))
@@ -416,6 +418,8 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
         return []
     return [word.stem for word in named]
 
+
+_WHEN_VERB = re.compile(r"([가-힣]+)\s*때(?![가-힣])")
 
 _SUBJECT_PARTICLES = ("은", "는", "이", "가", "도", "에는", "에서는")
 

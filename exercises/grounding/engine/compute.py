@@ -45,7 +45,11 @@ class _Known:
     label: str
     lines: frozenset[int]
     rate: bool = False  # a rate of the lines (1.5배, 10%) was applied
-    per: str = ""  # "time": a price per some minutes or hours (10분마다 200원); "two": per person and per day (1인 1일)
+    # "time": a price per some minutes or hours (10분마다 200원); "two": per person and per day (1인 1일); "off": an
+    # amount taken off a price (두 번째 아이부터 10,000원씩 할인)
+    per: str = ""
+    fees: frozenset[str] = frozenset()  # the fee nouns of its clause (참가비, 수강료): what an "off" amount is taken off
+    scoped: bool = False  # an "off" amount for some only ("두 번째 아이부터 10,000원씩 할인")
 
 
 def _money(amount: float) -> str:
@@ -148,9 +152,34 @@ def _multipliers(claim_values: list[Value]) -> list[tuple[float, str]]:
     return [(factor, label) for factor, label in out if 1 < factor <= 31]
 
 
+# A price per a unit the value reader does not know as a counter: "한 포트에 500원", "봉투당 1,000원".
+_PER_UNIT = re.compile(r"(?:(?<![가-힣])한|1)\s*([가-힣]{1,3})(?:에|당)\s*[\d,]+\s*원|(?<![가-힣])([가-힣]{1,3})당\s*[\d,]+\s*원")
+
+
+def _lengths(claim: str, given: list[Line]) -> list[tuple[float, int, int | None, frozenset[int]]]:
+    """An event's length as a shift from its start, for a claim about when it ends ("11시에 시작해 40분 동안 하니
+    11시 40분에 끝나요" of "오전 11시, 오후 2시 두 차례, 회당 40분")."""
+    if not _END_WORDS.search(normalise(claim)):
+        return []
+    return [(v.alts[0][0], 1, 0, frozenset({line.number})) for line in given for seg in line.segments
+            for v in seg.values if v.kind == "dur" and _LENGTH.search(seg.text)
+            and not (_BEFORE.match(seg.text, v.span[1]) or _AFTER.match(seg.text, v.span[1]))]
+
+
+def _unit_counts(claim: str, given: list[Line]) -> list[tuple[float, str]]:
+    """The claim's counts of a unit a line prices one of ("모종 6포트는 3,000원" of "한 포트에 500원"), as factors."""
+    units = {unit for line in given for seg in line.segments for found in _PER_UNIT.finditer(seg.text)
+             for unit in found.groups() if unit}
+    out = []
+    for unit in sorted(units):
+        for count in re.finditer(rf"(?<![\d,.])(\d{{1,2}})\s*{re.escape(unit)}(?=[은는이가을를도만씩에과와]|[^가-힣]|$)", normalise(claim)):
+            out.append((float(count.group(1)), f"{count.group(1)}{unit}"))
+    return [(factor, label) for factor, label in out if 1 < factor <= 31]
+
+
 def _explain_money(target: float, known: list[_Known], factors: list[tuple[float, str]],
                    rates: list[tuple[float, str, frozenset[int]]], *, compare: bool = False,
-                   priced: frozenset[int] = frozenset()) -> _Known | None:
+                   priced: frozenset[int] = frozenset(), every: bool = False) -> _Known | None:
     """``target`` as one known amount, or a sum, product, rate or (with ``compare``) difference of them.
 
     The ways are tried in a fixed order, simplest first, and the first that reproduces the amount wins.
@@ -160,6 +189,7 @@ def _explain_money(target: float, known: list[_Known], factors: list[tuple[float
             return item
     ways = [
         lambda: _as_difference(target, known) if compare else None,
+        lambda: _as_deducted(target, known, every=every),
         lambda: _as_double_product(target, known, factors),
         lambda: _as_sum(target, known, factors),
         lambda: _as_scaled(target, known, factors, rates, priced),
@@ -175,6 +205,22 @@ def _as_difference(target: float, known: list[_Known]) -> _Known | None:
     return None
 
 
+def _as_deducted(target: float, known: list[_Known], *, every: bool = False) -> _Known | None:
+    """A price less an amount a line takes off it ("45,000원 − 10,000원 = 35,000원"): off that price only, on its
+    line or naming its fee (참가비를 10,000원씩 할인), never a topping's 7,000원 less a class discount; and not for
+    everyone when the line takes it off for some ("두 번째 아이부터", read against "두 아이 모두 … 각각 35,000원")."""
+    for price in known:
+        for off in known:
+            if price.per == "off" or off.per != "off" or (every and off.scoped):
+                continue
+            if not (price.lines == off.lines or price.fees & off.fees):
+                continue
+            if abs(price.amount - off.amount - target) < _EPS:
+                return _Known(target, f"{_money(price.amount)} − {_money(off.amount)} = {_money(target)}",
+                              price.lines | off.lines)
+    return None
+
+
 def _as_double_product(target: float, known: list[_Known], factors: list[tuple[float, str]]) -> _Known | None:
     for item in known:
         for (one, one_name), (two, two_name) in itertools.combinations(factors, 2):
@@ -187,7 +233,7 @@ def _as_sum(target: float, known: list[_Known], factors: list[tuple[float, str]]
     """A sum of two to ``_MAX_TERMS`` known amounts, or such a sum times one factor of the claim."""
     # A price per some minutes or hours (10분마다 200원) is added as many times as the periods say: added once, it
     # reproduces a figure ("500원 + 200원 = 700원" for 1시간 30분) without the count that makes it right or wrong.
-    addable = [item for item in known if item.amount > 0 and item.per != "time"]
+    addable = [item for item in known if item.amount > 0 and item.per not in ("time", "off")]
     for size in range(2, _MAX_TERMS + 1):
         for combo in itertools.combinations(addable, size):
             # a free item (무료, 0원) adds nothing: a sum with it only dresses up another formula
@@ -290,6 +336,8 @@ _START_WORDS = re.compile(r"시작|개관|개장|개점|출발|입실|오픈|열
 _END_WORDS = re.compile(r"마감|종료|폐관|폐장|폐점|끝|닫|퇴실|도착")
 _BEFORE = re.compile(r"\s*(?:전|이전|앞)")
 _AFTER = re.compile(r"\s*(?:후|뒤|이후|지나)")
+# A duration that is an event's length ("회당 40분", "50분 동안", "약 2시간 소요"), not a gap or a limit.
+_LENGTH = re.compile(r"\d+\s*(?:시간|분)(?:\s*(?:동안|씩|소요|진행|수업|운영))|(?:회당|1회|한\s*번에|각)\s*\d+\s*(?:시간|분)")
 _PER_MINUTES = re.compile(r"\d+\s*분\s*(?:마다|당)")
 _COMPARE = re.compile(r"보다|차이|비싸|싸[요다고]|저렴")
 _PER_WEEK = re.compile(r"(?<![가-힣])(?:주|매주|일주일에|한\s*주에|1주일에|1주에)(?![가-힣])")
@@ -341,10 +389,14 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     given = [line for line in index.lines if line.number in wanted and line.segments]
     claimed = _claim_values(normalise(claim))
     if (not given or claimed is None or not all(plain for _, plain in claimed) or _row_of_amounts(claim, claimed)
-            or _days_unchecked(claim, given)):
+            or (dated := _dated_steps(claim, given)) is None):
         return None
-    values = [value for value, _ in claimed]
-    known = [_Known(v.alts[0][0], _money(v.alts[0][0]), frozenset({line.number}), per=_priced_per(seg.text))
+    # "16일은 화요일" is a date (the reader takes a day without its month for a length of days): not an operand
+    dated_days = {float(day) * 1440 for day, _ in _dated_days(normalise(claim))}
+    values = [value for value, _ in claimed if not (value.kind == "dur" and value.alts[0][0] in dated_days)]
+    known = [_Known(v.alts[0][0], _money(v.alts[0][0]), frozenset({line.number}),
+                    per="off" if _DEDUCTED.match(seg.text, v.span[1]) else _priced_per(seg.text),
+                    fees=frozenset(_FEE.findall(seg.text)), scoped=bool(_SOME_ONLY.search(seg.text)))
              for line in given for seg in line.segments for v in seg.values
              if v.kind == "money" and v.role in ("point", "max", "min") and not _REPLACED.match(seg.text, v.span[1])]
     rates = _line_rates(given)
@@ -355,30 +407,33 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     shifts = [(v.alts[0][0], -1 if _BEFORE.match(seg.text, v.span[1]) else 1, _anchor(seg.text), frozenset({line.number}))
               for line in given for seg in line.segments for v in seg.values
               if v.kind == "dur" and (_BEFORE.match(seg.text, v.span[1]) or _AFTER.match(seg.text, v.span[1]))]
+    shifts += _lengths(claim, given)
     durations += [(v.alts[0][0], frozenset()) for v in values if v.kind == "dur"]
     # A price per some minutes ("10분마다 500원") is not multiplied by hours: the claim's durations are no factors.
     per_minutes = any(_PER_MINUTES.search(seg.text) for line in given for seg in line.segments)
-    factors = _multipliers([v for v in values if not (per_minutes and v.kind == "dur")])
+    factors = _multipliers([v for v in values if not (per_minutes and v.kind == "dur")]) + _unit_counts(claim, given)
     formulas: list[str] = []
     steps: list[tuple[int, ...]] = []
     used: set[int] = set()
     computed = rate_used = money_computed = False
     results: list[float] = []  # the values reproduced by a formula, not copied
     compare = _COMPARE.search(normalise(claim)) is not None
+    every = _EVERY.search(normalise(claim)) is not None
     weekly = _weekly_count(normalise(claim), values, given)
-    if weekly is not None:
-        formulas.append(weekly[0])
-        steps.append(tuple(sorted(weekly[1])))
-        used |= weekly[1]
+    for formula, found_lines in [*dated, *([weekly] if weekly else [])]:
+        formulas.append(formula)
+        steps.append(tuple(sorted(found_lines)))
+        used |= found_lines
         computed = True
     pending = [v for v in values if v.kind in ("money", "time", "dur")]
     if not pending:
-        return Computation(formulas=tuple(formulas), lines=tuple(sorted(used)), steps=tuple(steps)) if weekly else None
+        return Computation(formulas=tuple(formulas), lines=tuple(sorted(used)), steps=tuple(steps)) if computed else None
     for _ in range(len(pending) + 1):  # a value explained can be the operand of the next (7,500원 × 2)
         progress = False
         for value in list(pending):
             if value.kind == "money" and value.role in ("point", "max", "min"):
-                found = _explain_money(value.alts[0][0], known, factors, rates, compare=compare, priced=priced)
+                found = _explain_money(value.alts[0][0], known, factors, rates, compare=compare, priced=priced,
+                                       every=every)
             elif value.kind == "time":
                 found = _copied_time(value, times) or _explain_time(value, times, shifts)
             elif value.kind == "dur":
@@ -412,6 +467,10 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     return Computation(formulas=tuple(formulas), lines=tuple(sorted(used)), steps=tuple(steps))
 
 
+_FEE = re.compile(r"[가-힣]*(?:비|료|요금|금)(?=[을를은는이가도:]|\s|$)")
+_SOME_ONLY = re.compile(r"째|부터|이상|만\s")
+_EVERY = re.compile(r"(?<![가-힣])(?:모두|각각|둘\s*다|전부|모든|똑같이)(?![가-힣])")
+_DEDUCTED = re.compile(r"\s*(?:씩\s*)?(?:을\s*|를\s*)?(?:할인|빼|차감|감면|깎)")
 _REPLACED = re.compile(r"\s*(?:→|->|⇒|⟶)")  # "3,000원 → 2,000원": the first price is the one replaced
 _PER_TIME = re.compile(r"(?:\d+\s*)?(?:분|시간)\s*(?:마다|당)")
 _PER_PERSON = re.compile(r"(?:1\s*인|한\s*사람|1\s*명)(?:당)?(?![가-힣])|인당")
@@ -440,19 +499,45 @@ def _result_reproduced(claim: str, results: list[float]) -> bool:
     return not amounts or any(abs(amounts[0] - result) < _EPS for result in results)
 
 
-_DATED_DAY = re.compile(r"(\d{1,2})\s*일\s*(?:\(\s*([월화수목금토일])\s*\)|([월화수목금토일])요일)")
+_DATED_DAY = re.compile(r"(\d{1,2})\s*일\s*(?:[은는이도]\s+|,\s*)?(?:\(\s*([월화수목금토일])\s*\)|([월화수목금토일])요일)")
 
 
 def _dated_days(text: str) -> set[tuple[str, str]]:
     return {(m.group(1), m.group(2) or m.group(3)) for m in _DATED_DAY.finditer(text)}
 
 
-def _days_unchecked(claim: str, given: list[Line]) -> bool:
-    """Whether the claim gives a date's weekday ("13일(금)", "13일 금요일") that no line gives: "13일(금) 10시부터 14시까지
-    4시간" reproduces 4시간 but says nothing of whether 13일 is a Friday, so the claim as a whole is beyond this
-    check. A weekday said of no date (토요일, 주말, 평일) is the claim's case, as a count of people is."""
+def _dated_steps(claim: str, given: list[Line]) -> list[tuple[str, frozenset[int]]] | None:
+    """How each date's weekday the claim gives ("16일은 화요일", "13일(금)") follows from the lines, or None when one
+    does not: "13일(금) 10시부터 14시까지 4시간" reproduces 4시간 but says nothing of whether 13일 is a Friday.
+
+    A weekday a line gives with its date is copied; another date's is counted from the nearest such date, when the
+    lines' dated weekdays agree on one calendar and the date is within two weeks of it ("15일(월)~17일(수)" gives
+    16일 화요일: 15일(월) + 1일). Days come without a month, so a calendar the lines do not fix, or a date far from
+    theirs, is beyond the check. A weekday said of no date (토요일, 주말, 평일) is the claim's case, as a count of people is.
+    """
     stated = _dated_days(normalise(claim))
-    return bool(stated - set().union(*(_dated_days(seg.text) for line in given for seg in line.segments)))
+    anchors: dict[tuple[str, str], int] = {}
+    for line in given:
+        for seg in line.segments:
+            for pair in _dated_days(seg.text):
+                anchors.setdefault(pair, line.number)
+    unknown = sorted(stated - set(anchors), key=lambda pair: int(pair[0]))
+    if not unknown:
+        return []
+    # Only the weekday: "16일(일): 오전 특별 접종" gets 16일's weekday right and puts an event no line gives on it.
+    if any(not word.light for part in analyse_claim(_DATED_DAY.sub(" ", normalise(claim))) for word in part.words):
+        return None
+    offsets = {(int(day) - _DAY_NAMES.index(name)) % 7 for day, name in anchors}
+    if len(offsets) != 1 or any((int(day) - _DAY_NAMES.index(name)) % 7 not in offsets for day, name in unknown):
+        return None
+    out = []
+    for day, name in unknown:
+        (near, near_name), number = min(anchors.items(), key=lambda item: (abs(int(item[0][0]) - int(day)), int(item[0][0])))
+        gap = int(day) - int(near)
+        if abs(gap) > 14:
+            return None
+        out.append((f"{near}일({near_name}) {'+' if gap > 0 else '−'} {abs(gap)}일 = {day}일({name})", frozenset({number})))
+    return out
 
 
 def _duration_left_out(formulas: list[str], used: list[Line]) -> bool:

@@ -154,6 +154,10 @@ _CONCEPT_ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("@up", ("오르", "올랐", "인상", "올리", "올린", "비싸")),
     ("@down", ("내리", "인하", "싸", "저렴")),
     ("@late", ("늦", "연체")),
+    # A silence claim names its subject in its own word: "우천 시 안내는 없어요" of a notice whose line says
+    # "비가 오면 …", "반납 장소는 나와 있지 않아요" of "반납은 빌린 곳이 아니어도 …".
+    ("@rain", ("비", "우천", "강우")),
+    ("@place", ("장소", "곳", "위치")),
 )
 
 # Words whose concept is negated: "closed" is "not open", "paid" is "not free".

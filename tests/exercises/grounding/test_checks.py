@@ -691,3 +691,56 @@ def test_a_condition_is_no_silence_and_a_figure_given_as_a_reason_is_no_advice()
     assert says_silent("주차 안내는 안내문에 나오지 않아요.")
     assert not engine.is_aside("인형극 자리는 선착순 50석이라 조금 일찍 가시는 게 좋아요.", 0.0)
     assert engine.is_aside("날씨가 추우니 따뜻하게 입고 가시는 게 좋습니다.", 0.0)
+
+
+def test_an_end_time_is_a_start_plus_the_length_the_line_gives() -> None:
+    """"11시에 시작해 40분 동안 하니 11시 40분에 끝나요" of "오전 11시, 오후 2시 두 차례, 회당 40분" is computed (11시 + 40분);
+    11시 50분 is not, and a claim about when it starts is no computation."""
+    from exercises.grounding.engine.compute import computation
+
+    source = ["인형극 안내 (가상 자료)", "어린이 인형극: 오전 11시, 오후 2시 두 차례, 회당 40분, 무료"]
+    found = computation(source, "오전 인형극은 11시에 시작해 40분 동안 하니 11시 40분에 끝나요.", [2])
+    assert found is not None and found.formulas == ("11시 + 40분 = 11시 40분",)
+    assert computation(source, "오전 인형극은 11시 50분에 끝나요.", [2]) is None
+    assert computation(source, "오후 인형극은 2시 40분에 시작해요.", [2]) is None
+
+
+def test_a_count_of_the_unit_a_line_prices_is_a_factor() -> None:
+    """"모종 6포트는 3,000원" of "한 포트에 500원" is 500원 × 6포트; 3,500원 is not reproduced."""
+    from exercises.grounding.engine.compute import computation
+
+    source = ["씨앗 나눔 안내 (가상 자료)", "모종은 한 포트에 500원이며, 한 가구당 10포트까지 살 수 있습니다."]
+    found = computation(source, "모종 6포트는 3,000원이고요.", [2])
+    assert found is not None and found.formulas == ("500원 × 6포트 = 3,000원",)
+    assert computation(source, "모종 6포트는 3,500원이고요.", [2]) is None
+
+
+def test_an_amount_taken_off_is_taken_off_the_fee_it_names_and_only_for_those_it_names() -> None:
+    """"참가비를 두 번째 아이부터 10,000원씩 할인": 45,000원 − 10,000원 = 35,000원, then the pair's 80,000원; not "두 아이
+    모두 … 각각 35,000원" (the line takes it off from the second child only), and never a topping's price less the
+    class discount (the discount names no topping)."""
+    from exercises.grounding.engine.compute import computation
+
+    camp = ["캠프 안내 (가상 자료)", "참가비: 1인 45,000원 (재료비·점심 포함)",
+            "형제자매가 함께 신청하면 두 번째 아이부터 참가비를 10,000원씩 할인합니다."]
+    found = computation(camp, "합계: 45,000원 + 35,000원 = 80,000원", [2, 3])
+    assert found is not None and found.formulas == ("45,000원 − 10,000원 = 35,000원", "45,000원 + 35,000원 = 80,000원")
+    assert computation(camp, "두 아이 모두 10,000원씩 할인되어 각각 35,000원입니다.", [2, 3]) is None
+    cooking = ["요리 교실 안내 (가상 자료)", "2명 이상 함께 신청하면 1인당 5,000원을 할인해 드립니다.",
+               "생과일 토핑을 추가하면 1인 7,000원이 더해집니다."]
+    assert computation(cooking, "토핑은 2,000원이에요.", [2, 3]) is None
+
+
+def test_a_weekday_is_counted_from_a_date_whose_weekday_a_cited_line_gives() -> None:
+    """"16일은 화요일" of "15일(월)~17일(수)" is 15일(월) + 1일; "16일은 수요일" is not reproduced, without a dated
+    weekday on the cited lines (days come without a month) nothing is, and a claim that says more than the weekday
+    of a day no line gives is not backed by it."""
+    from exercises.grounding.engine.compute import computation
+
+    source = ["캠프 안내 (가상 자료)", "일정: 15일(월)~17일(수) 3일간, 매일 오전 10시~오후 3시", "신청: 12일까지"]
+    found = computation(source, "16일은 화요일이에요.", [2])
+    assert found is not None and found.formulas == ("15일(월) + 1일 = 16일(화)",)
+    assert computation(source, "16일은 수요일이에요.", [2]) is None
+    assert computation(source, "12일은 금요일이에요.", [3]) is None
+    # the weekday alone: "16일(화): 오전 특별 수업" puts on 16일 an event no line gives
+    assert computation(source, "16일(화): 오전 특별 수업", [2]) is None
