@@ -193,6 +193,7 @@ def _explain_money(target: float, known: list[_Known], factors: list[tuple[float
         lambda: _as_double_product(target, known, factors),
         lambda: _as_sum(target, known, factors),
         lambda: _as_scaled(target, known, factors, rates, priced),
+        lambda: _as_rated_and_counted(target, known, factors, rates, priced),
     ]
     return next((found for way in ways if (found := way()) is not None), None)
 
@@ -270,6 +271,23 @@ def _as_scaled(target: float, known: list[_Known], factors: list[tuple[float, st
     return None
 
 
+def _as_rated_and_counted(target: float, known: list[_Known], factors: list[tuple[float, str]],
+                          rates: list[tuple[float, str, frozenset[int]]], priced: frozenset[int]) -> _Known | None:
+    """One known amount times a rate of the lines and a count of the claim ("9,000원 × (1 − 20%) × 2명"), the rate
+    under ``_as_scaled``'s rule (a rate on a priced line scales only that line's amounts)."""
+    for item in known:
+        if item.per:
+            continue
+        for rate, rate_name, lines in rates:
+            if lines & priced and not item.lines & lines:
+                continue
+            for factor, name in factors:
+                if abs(item.amount * rate * factor - target) < _EPS:
+                    return _Known(target, f"{_money(item.amount)} × {rate_name} × {name} = {_money(target)}",
+                                  item.lines | lines, rate=True)
+    return None
+
+
 def _anchor(text: str) -> int | None:
     """Which end of a time range a shift is counted from: 0 the start (시작 10분 전), 1 the end
     (마감 30분 전), None when the line does not say."""
@@ -333,11 +351,12 @@ def _explain_duration(target: Value, times: list[tuple[Value, int]],
 
 
 _START_WORDS = re.compile(r"시작|개관|개장|개점|출발|입실|오픈|열기")
-_END_WORDS = re.compile(r"마감|종료|폐관|폐장|폐점|끝|닫|퇴실|도착")
+_END_WORDS = re.compile(r"마감|종료|폐관|폐장|폐점|끝|닫|퇴실|퇴장|도착")
 _BEFORE = re.compile(r"\s*(?:전|이전|앞)")
 _AFTER = re.compile(r"\s*(?:후|뒤|이후|지나)")
 # A duration that is an event's length ("회당 40분", "50분 동안", "약 2시간 소요"), not a gap or a limit.
-_LENGTH = re.compile(r"\d+\s*(?:시간|분)(?:\s*(?:동안|씩|소요|진행|수업|운영))|(?:회당|1회|한\s*번에|각)\s*\d+\s*(?:시간|분)")
+_LENGTH = re.compile(r"\d+\s*(?:시간|분)(?:\s*(?:동안|씩|소요|진행|수업|운영))|(?:회당|1회|한\s*번에|각)\s*\d+\s*(?:시간|분)"
+                     r"|(?:이용|수업|진행|운영|관람|체험)\s*시간\s*(?:은|는|:)?\s*\d+\s*(?:시간|분)")
 _PER_MINUTES = re.compile(r"\d+\s*분\s*(?:마다|당)")
 _COMPARE = re.compile(r"보다|차이|비싸|싸[요다고]|저렴")
 _PER_WEEK = re.compile(r"(?<![가-힣])(?:주|매주|일주일에|한\s*주에|1주일에|1주에)(?![가-힣])")
@@ -412,6 +431,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     # A price per some minutes ("10분마다 500원") is not multiplied by hours: the claim's durations are no factors.
     per_minutes = any(_PER_MINUTES.search(seg.text) for line in given for seg in line.segments)
     factors = _multipliers([v for v in values if not (per_minutes and v.kind == "dur")]) + _unit_counts(claim, given)
+    repeated = _repeated_lengths(given, factors)
     formulas: list[str] = []
     steps: list[tuple[int, ...]] = []
     used: set[int] = set()
@@ -438,7 +458,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
                 found = _copied_time(value, times) or _explain_time(value, times, shifts)
             elif value.kind == "dur":
                 supposed = bool(factors) and any(v.kind == "money" for v in pending)
-                found = _found_duration(value, times, durations, supposed=supposed)
+                found = _found_duration(value, times, durations, repeated, supposed=supposed)
             else:
                 found = None
             if found is None:
@@ -467,7 +487,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     return Computation(formulas=tuple(formulas), lines=tuple(sorted(used)), steps=tuple(steps))
 
 
-_FEE = re.compile(r"[가-힣]*(?:비|료|요금|금)(?=[을를은는이가도:]|\s|$)")
+_FEE = re.compile(r"[가-힣]*(?:비|료|요금|금)(?=[을를은는이가도의:]|에서|에|\s|$)")
 _SOME_ONLY = re.compile(r"째|부터|이상|만\s")
 _EVERY = re.compile(r"(?<![가-힣])(?:모두|각각|둘\s*다|전부|모든|똑같이)(?![가-힣])")
 _DEDUCTED = re.compile(r"\s*(?:씩\s*)?(?:을\s*|를\s*)?(?:할인|빼|차감|감면|깎)")
@@ -597,11 +617,36 @@ def _copied_time(value: Value, times: list[tuple[Value, int]]) -> _Known | None:
 
 
 def _found_duration(value: Value, times: list[tuple[Value, int]], durations: list[tuple[float, frozenset[int]]],
-                    *, supposed: bool) -> _Known | None:
+                    repeated: list[tuple[float, frozenset[int], float, str]], *, supposed: bool) -> _Known | None:
     """A duration the lines state, one the claim supposes for its own sum (두 시간이면 … 원), or one computed."""
     direct_lines = [lines_ for amount, lines_ in durations if lines_ and abs(amount - value.alts[0][0]) < _EPS]
     if direct_lines:
         return _Known(value.alts[0][0], "", direct_lines[0])
     if supposed:
         return _Known(value.alts[0][0], "", frozenset())
-    return _explain_duration(value, times, durations)
+    if (found := _explain_duration(value, times, durations)) is not None:
+        return found
+    wanted = value.alts[0][0]
+    for amount, lines, factor, name in repeated:
+        if abs(amount * factor - wanted) < _EPS:
+            return _Known(wanted, f"{_duration(amount)} × {name} = {_duration(wanted)}", lines)
+    return None
+
+
+# A length given per occasion: "활동 1회에 봉사시간 2시간", "회당 90분"; per day: "하루 5시간으로 인정"
+_EACH_TIME = re.compile(r"(?:1\s*회|회당|한\s*번|매\s*회)(?:에|당|마다)?\s*(?:[가-힣]+\s*){0,2}\d+\s*(?:시간|분)")
+_EACH_DAY = re.compile(r"(?:하루|1\s*일)(?:에|당|마다)?\s*(?:[가-힣]+\s*){0,2}\d+\s*(?:시간|분)")
+
+
+def _repeated_lengths(given: list[Line], factors: list[tuple[float, str]]) -> list[tuple[float, frozenset[int], float, str]]:
+    """A length a line gives per occasion or per day, with the claim's count of such occasions or days
+    ("활동 1회에 봉사시간 2시간" and "5번": 2시간 × 5번), never another count ("두 장", "3번 틀리면") or a length as a
+    factor ("90분" is no 1.5 times anything)."""
+    out = []
+    for line in given:
+        for seg in line.segments:
+            units = ("회", "번") if _EACH_TIME.search(seg.text) else ("일",) if _EACH_DAY.search(seg.text) else ()
+            for v in seg.values:
+                out += [(v.alts[0][0], frozenset({line.number}), factor, name) for factor, name in factors
+                        if v.kind == "dur" and units and name.endswith(units) and factor == int(factor)]
+    return out

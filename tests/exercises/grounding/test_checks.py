@@ -744,3 +744,33 @@ def test_a_weekday_is_counted_from_a_date_whose_weekday_a_cited_line_gives() -> 
     assert computation(source, "12일은 금요일이에요.", [3]) is None
     # the weekday alone: "16일(화): 오전 특별 수업" puts on 16일 an event no line gives
     assert computation(source, "16일(화): 오전 특별 수업", [2]) is None
+
+
+def test_a_length_per_occasion_counts_as_many_times_as_the_claim_counts_occasions_and_nothing_else() -> None:
+    """"활동 1회에 봉사시간 2시간" and "5번이면 10시간" is 2시간 × 5번; a count of other things ("DVD 두 장 … 14일", "3번 틀리면
+    30분") or a length read as a factor ("90분" as 1.5 times an hour) makes no computation."""
+    from exercises.grounding.engine.compute import computation
+
+    volunteer = ["봉사단 안내 (가상 자료)", "활동 1회에 봉사시간 2시간을 인정하며, 1회 활동비 8,000원을 상품권으로 드립니다."]
+    found = computation(volunteer, "활동 1회에 봉사시간 2시간이 인정되니 5번이면 10시간이에요.", [2])
+    assert found is not None and found.formulas == ("2시간 × 5번 = 10시간",)
+    assert computation(volunteer, "5번이면 12시간이에요.", [2]) is None
+    loans = ["도서관 안내 (가상 자료)", "책은 7일 동안 빌릴 수 있습니다.", "인증번호를 틀리면 10분 동안 잠깁니다."]
+    assert computation(loans, "DVD는 두 장까지 빌릴 수 있고 14일 동안 보실 수 있습니다.", [2]) is None
+    assert computation(loans, "인증번호를 3번 틀리면 30분 동안 잠겨요.", [3]) is None
+    yoga = ["요가 안내 (가상 자료)", "수업은 매주 화요일 저녁 7시에 1시간 동안 합니다."]
+    assert computation(yoga, "수업 한 번은 90분이다.", [2]) is None
+
+
+def test_a_session_length_and_a_deposit_less_its_deduction_are_computations() -> None:
+    """"오후 4시 회차는 오후 5시 30분에 끝나요" of "(1회 이용 시간 1시간 30분)", and "보증금 50,000원에서 15,000원을 빼고
+    35,000원" of "보증금에서 15,000원을 빼고 돌려드립니다" (the deduction names the deposit)."""
+    from exercises.grounding.engine.compute import computation
+
+    rink = ["빙상장 안내 (가상 자료)", "입장 회차: 오전 10시, 낮 12시, 오후 2시, 4시, 6시 (1회 이용 시간 1시간 30분)"]
+    found = computation(rink, "4시 입장 → 5시 30분 퇴장", [2])
+    assert found is not None and found.formulas == ("4시 + 1시간 30분 = 5시 30분",)
+    tablet = ["태블릿 대여 안내 (가상 자료)", "보증금 50,000원을 받으며, 반납할 때 모두 있으면 전액 돌려드립니다.",
+              "충전기를 잃어버리면 보증금에서 15,000원을 빼고 돌려드립니다."]
+    found = computation(tablet, "충전기를 잃어버리면 보증금 50,000원에서 15,000원을 빼고 35,000원을 돌려받아요.", [2, 3])
+    assert found is not None and found.formulas == ("50,000원 − 15,000원 = 35,000원",)
