@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from .analysis import analyse_claim
 from .hangul import normalise
 from .matcher import Line, SourceIndex, index_for
-from .values import Value, extract_values
+from .values import NATIVE_NUMERAL_RE, Value, extract_values, native
 
 _EPS = 1e-6
 _MAX_TERMS = 3
@@ -153,6 +153,7 @@ def _multipliers(claim_values: list[Value]) -> list[tuple[float, str]]:
 
 
 # A price per a unit the value reader does not know as a counter: "한 포트에 500원", "봉투당 1,000원".
+_WRITTEN_FACTOR = re.compile(r"[×xX*]\s*(\d{1,2})(?![\d,.]|\s*(?:원|%|시간|분|일|명|회|번|개|장|권))")
 _PER_UNIT = re.compile(r"(?:(?<![가-힣])한|1)\s*([가-힣]{1,3})(?:에|당)\s*[\d,]+\s*원|(?<![가-힣])([가-힣]{1,3})당\s*[\d,]+\s*원")
 
 
@@ -172,8 +173,12 @@ def _unit_counts(claim: str, given: list[Line]) -> list[tuple[float, str]]:
              for unit in found.groups() if unit}
     out = []
     for unit in sorted(units):
-        for count in re.finditer(rf"(?<![\d,.])(\d{{1,2}})\s*{re.escape(unit)}(?=[은는이가을를도만씩에과와]|[^가-힣]|$)", normalise(claim)):
-            out.append((float(count.group(1)), f"{count.group(1)}{unit}"))
+        pattern = rf"(?<![\d,.가-힣])(\d{{1,2}}|{NATIVE_NUMERAL_RE})\s*{re.escape(unit)}(?=[은는이가을를도만씩에과와]|[^가-힣]|$)"
+        for count in re.finditer(pattern, normalise(claim)):
+            number = int(count.group(1)) if count.group(1).isdigit() else native(count.group(1))
+            out.append((float(number), f"{number}{unit}"))
+    # the claim's own arithmetic: "3,000원 × 2 = 6,000원" (its result is then checked, ``_result_reproduced``)
+    out += [(float(m.group(1)), m.group(1)) for m in _WRITTEN_FACTOR.finditer(normalise(claim))]
     return [(factor, label) for factor, label in out if 1 < factor <= 31]
 
 
@@ -351,12 +356,13 @@ def _explain_duration(target: Value, times: list[tuple[Value, int]],
 
 
 _START_WORDS = re.compile(r"시작|개관|개장|개점|출발|입실|오픈|열기")
-_END_WORDS = re.compile(r"마감|종료|폐관|폐장|폐점|끝|닫|퇴실|퇴장|도착")
+_END_WORDS = re.compile(r"마감|종료|폐관|폐장|폐점|끝|닫|퇴실|퇴장|도착|나와|나오|나가")
 _BEFORE = re.compile(r"\s*(?:전|이전|앞)")
 _AFTER = re.compile(r"\s*(?:후|뒤|이후|지나)")
 # A duration that is an event's length ("회당 40분", "50분 동안", "약 2시간 소요"), not a gap or a limit.
 _LENGTH = re.compile(r"\d+\s*(?:시간|분)(?:\s*(?:동안|씩|소요|진행|수업|운영))|(?:회당|1회|한\s*번에|각)\s*\d+\s*(?:시간|분)"
-                     r"|(?:이용|수업|진행|운영|관람|체험)\s*시간\s*(?:은|는|:)?\s*\d+\s*(?:시간|분)")
+                     r"|(?:이용|수업|진행|운영|관람|체험)\s*시간\s*(?:은|는|:)?\s*\d+\s*(?:시간|분)"
+                     r"|\d\s*(?:시|분)\s*부터\s*\d+\s*(?:시간|분)(?!\s*(?:전|뒤|후|이내|안에|까지))")
 _PER_MINUTES = re.compile(r"\d+\s*분\s*(?:마다|당)")
 _COMPARE = re.compile(r"보다|차이|비싸|싸[요다고]|저렴")
 _PER_WEEK = re.compile(r"(?<![가-힣])(?:주|매주|일주일에|한\s*주에|1주일에|1주에)(?![가-힣])")
@@ -640,10 +646,16 @@ _EACH_DAY = re.compile(r"(?:하루|1\s*일)(?:에|당|마다)?\s*(?:[가-힣]+\s
 
 def _repeated_lengths(given: list[Line], factors: list[tuple[float, str]]) -> list[tuple[float, frozenset[int], float, str]]:
     """A length a line gives per occasion or per day, with the claim's count of such occasions or days
-    ("활동 1회에 봉사시간 2시간" and "5번": 2시간 × 5번), never another count ("두 장", "3번 틀리면") or a length as a
+    ("활동 1회에 봉사시간 2시간" and "5번": 2시간 × 5번), or a session's time range as many times as the line itself
+    counts the sessions ("저녁 7시~8시 30분 (모두 4회)" and "4회": 1시간 30분 × 4회), never another count ("두 장", "3번 틀리면") or a length as a
     factor ("90분" is no 1.5 times anything)."""
     out = []
     for line in given:
+        # "저녁 7시~8시 30분 (모두 4회)": each session's length, as many times as the line counts them
+        counts = {v.alts[0][0] for v in line.values if v.kind in ("count:회", "count:번")}
+        out += [((end - start) * 60, frozenset({line.number}), factor, name) for v in line.values
+                if v.kind == "time" and v.role == "range" for start, end in v.alts[:1] if end > start
+                for factor, name in factors if factor in counts]
         for seg in line.segments:
             units = ("회", "번") if _EACH_TIME.search(seg.text) else ("일",) if _EACH_DAY.search(seg.text) else ()
             for v in seg.values:

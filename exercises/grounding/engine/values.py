@@ -24,6 +24,7 @@ _NATIVE_TENS = {"열": 10, "스물": 20, "스무": 20, "서른": 30, "마흔": 4
                 "여든": 80, "아흔": 90}
 _ONES_RE = "다섯|여섯|일곱|여덟|아홉|하나|한|둘|두|셋|세|넷|네"
 _NATIVE_RE = rf"(?:스물|서른|마흔|예순|일흔|여든|아흔|스무|열|쉰)(?:{_ONES_RE})?|{_ONES_RE}"
+NATIVE_NUMERAL_RE = _NATIVE_RE  # a native numeral (두, 세, 열두) as a pattern, for counts read elsewhere
 
 
 def native(text: str) -> int:

@@ -774,3 +774,22 @@ def test_a_session_length_and_a_deposit_less_its_deduction_are_computations() ->
               "충전기를 잃어버리면 보증금에서 15,000원을 빼고 돌려드립니다."]
     found = computation(tablet, "충전기를 잃어버리면 보증금 50,000원에서 15,000원을 빼고 35,000원을 돌려받아요.", [2, 3])
     assert found is not None and found.formulas == ("50,000원 − 15,000원 = 35,000원",)
+
+
+def test_a_start_with_its_length_a_count_in_words_and_the_claims_own_factor_are_computations() -> None:
+    """"오전 7시부터 2시간" ends at 9시; "1점에 5,000원" and "두 점" is 10,000원; "3,000원 × 2 = 6,000원" writes its own
+    factor (and 7,000원 is not reproduced); "저녁 7시~8시 30분 (모두 4회)" is 6시간 in all; "30분 안에" is no length."""
+    from exercises.grounding.engine.compute import computation
+
+    assert computation(["눈 치우기 (가상 자료)", "활동 시간: 눈 온 날 오전 7시부터 2시간"], "끝나는 시간: 오전 9시", [2]) is not None
+    moving = ["나눔 안내 (가상 자료)", "운반 서비스는 1점에 5,000원이며, 동네 안에서만 이용할 수 있습니다."]
+    found = computation(moving, "운반은 1점에 5,000원이니 두 점이면 10,000원입니다.", [2])
+    assert found is not None and found.formulas == ("5,000원 × 2점 = 10,000원",)
+    golf = ["연습장 안내 (가상 자료)", "채는 1세트 3,000원에 빌려 드립니다."]
+    assert computation(golf, "채 대여: 3,000원 × 2 = 6,000원", [2]) is not None
+    assert computation(golf, "채 대여: 3,000원 × 2 = 7,000원", [2]) is None
+    talks = ["영어 모임 (가상 자료)", "일시: 4일, 11일, 18일, 25일 저녁 7시~8시 30분 (모두 4회)"]
+    found = computation(talks, "한 번에 1시간 30분씩 4회라 모두 6시간입니다.", [2])
+    assert found is not None and found.formulas[-1] == "1시간 30분 × 4번 = 6시간"
+    assert computation(talks, "5회면 7시간 30분이에요.", [2]) is None
+    assert computation(["접수 (가상 자료)", "신청은 9시부터 30분 안에 마감합니다."], "9시 30분에 끝나요", [2]) is None
