@@ -103,9 +103,10 @@ BLIND_J = DATA / "grounding_blind_2026-12-07j.yaml"  # measured once blind on 20
 BLIND_K = DATA / "grounding_blind_2026-12-07k.yaml"  # measured once blind on 2026-12-07; development data since
 BLIND_L = DATA / "grounding_blind_2026-12-07l.yaml"  # measured once blind on 2026-12-07; development data since
 BLIND_M = DATA / "grounding_blind_2026-12-07m.yaml"
-# Set N: the same brief, written 2026-12-07 (afternoon) before this session's engine changes were measured, run once.
+# Set N: the same brief, written 2026-12-07 (afternoon) before this session's engine changes; measured once blind
+# on 2026-12-07 (see the README), development data since.
 BLIND_N = DATA / "grounding_blind_2026-12-07n.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-n")
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -477,9 +478,10 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
     answer_sets.append(("dev-j", BLIND_J))  # likewise
     answer_sets.append(("dev-k", BLIND_K))  # likewise
     answer_sets.append(("dev-l", BLIND_L))  # likewise
+    answer_sets.append(("dev-n", BLIND_N))  # likewise
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
                                   ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-i", BLIND_I),
-                                  ("blind-m", BLIND_M), ("blind-n", BLIND_N)):
+                                  ("blind-m", BLIND_M)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:

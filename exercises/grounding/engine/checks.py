@@ -385,6 +385,8 @@ def absent_words_shared(source: str | list[str], question: str, claim: str) -> b
 # Where one clause ends and the next begins, for the silence check: linking and reason endings ("…않으니 ", "…없고 ").
 _CLAUSE_END = re.compile(r"(?:니까|니|므로|어서|아서|라서|해서|는데|지만|고|며)\s+")
 _CONDITIONAL_AFTER = re.compile(r"[가-힣]*?(?:으면|면)(?![가-힣])")
+_ABOUT_WORDS = frozenset({"기준", "경우", "방법", "내용", "정보", "사항", "규정", "절차", "대한", "관한", "대해", "관련", "여부",
+                          "안내", "설명", "언급"})
 _QUESTION_WORDS = frozenset({"몇", "언제", "어디", "얼마", "무슨", "어떤", "어느", "누가", "누구", "무엇", "뭐", "왜", "어떻게"})
 
 
@@ -414,7 +416,9 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
         return []  # a value anywhere in the claim ("… 알 수 없으니 13일 개최 여부는 …") is more than a silence
     index = index_for(_lines(source))
     live = [line for line in index.lines if line.segments]
-    if any(all(index.match(word, line) >= MATCHED_WORD for word in named) for line in live):
+    # Words about information, not the thing: "강풍 취소 기준" is named by a line on 강풍 and 취소.
+    things = [word for word in named if word.stem not in _ABOUT_WORDS] or named
+    if any(all(index.match(word, line) >= MATCHED_WORD for word in things) for line in live):
         return []
     return [word.stem for word in named]
 

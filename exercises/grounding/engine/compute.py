@@ -97,6 +97,23 @@ def _beyond_the_check(index: SourceIndex, formulas: list[str], used: list[Line],
     return cited is not None and bool(_amount_lines(index, cited) - {line.number for line in used})
 
 
+def _count_unchecked(claim: str, values: list[Value], formulas: list[str], given: list[Line]) -> bool:
+    """A count the claim states that no line gives and no formula used: "수업은 총 9회, 1회 80분" reproduces 80분 from
+    "오후 4시~5시 20분" and says nothing of whether there are 9 classes."""
+    on_lines = {v.alts[0][0] for line in given for v in _line_values(line) if v.kind.startswith("count:")}
+    on_lines |= {float(n) for n in re.findall(r"(\d{1,3})\s*번\s*줄", normalise(claim))}  # a line cited: "(7번 줄)"
+    shown = " ".join(formulas)
+    return any(_count_stated(v) and v.alts[0][0] not in on_lines and not re.search(rf"{_number(v.alts[0][0])}(?!\d)", shown)
+               for v in values)
+
+
+def _count_stated(value: Value) -> bool:
+    """A count the claim states as a fact: not a share or a rate, not one (a unit), not an age or a bound (a case:
+    "만 6세", "20명 이상")."""
+    return (value.kind.startswith("count:") and value.kind not in ("count:%", "count:배", "count:세")
+            and value.role == "point" and value.alts[0][0] != 1)
+
+
 _EXTRA = re.compile(r"별도|추가|따로")
 _AMOUNT_RANGE = re.compile(r"원\s*[~∼]\s*\d")  # "10,000원 ~ 20,000원이 추가": either end may be the one taken
 
@@ -488,7 +505,8 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     if pending or not computed or (compare and not money_computed) or (
             not rate_used and _rate_left_out(values, given, rates)) or not _result_reproduced(claim, results):
         return None
-    if _beyond_the_check(index, formulas, [line for line in given if line.number in used], cited):
+    if _beyond_the_check(index, formulas, [line for line in given if line.number in used], cited) or \
+            _count_unchecked(claim, values, formulas, given):
         return None
     return Computation(formulas=tuple(formulas), lines=tuple(sorted(used)), steps=tuple(steps))
 

@@ -793,3 +793,26 @@ def test_a_start_with_its_length_a_count_in_words_and_the_claims_own_factor_are_
     assert found is not None and found.formulas[-1] == "1시간 30분 × 4번 = 6시간"
     assert computation(talks, "5회면 7시간 30분이에요.", [2]) is None
     assert computation(["접수 (가상 자료)", "신청은 9시부터 30분 안에 마감합니다."], "9시 30분에 끝나요", [2]) is None
+
+
+def test_a_count_no_line_gives_and_no_formula_used_leaves_the_computation_unsaid() -> None:
+    """"수업은 총 9회, 1회 80분" reproduces 80분 from "오후 4시~5시 20분" but not the 9 classes: no computation. A line cited
+    ("(2번 줄)"), an age or a bound ("만 6세", "20명 이상") is no such count."""
+    from exercises.grounding.engine.compute import computation
+
+    source = ["바둑 교실 (가상 자료)", "기간: 3일부터 26일까지 매주 수요일과 금요일, 오후 4시~5시 20분"]
+    assert computation(source, "수업은 총 9회, 1회 80분입니다.", [2]) is None
+    assert computation(source, "한 번 수업은 80분입니다(2번 줄).", [2]) is not None
+
+
+def test_a_silence_claim_is_judged_on_the_things_it_names_not_on_words_about_information() -> None:
+    """"강풍 취소 기준은 안내문에 따로 없어요" of a line that cancels on a gale warning, and "현장에서 못 고치는 경우에 대한 안내는
+    없어요" of a line on what cannot be fixed on site: the source is not silent (기준, 경우, 대한 name no thing); a thing no
+    line names still makes a silence."""
+    from exercises.grounding.engine.checks import silent_on
+
+    source = ["보청기 점검의 날 (가상 자료)", "강풍 특보가 있으면 그 회차를 취소하고 참가비를 돌려 드립니다.",
+              "현장에서 고칠 수 없는 보청기는 제조사로 보내 드립니다."]
+    assert silent_on(source, "다만 강풍 취소 기준은 안내문에 따로 없어요.") == []
+    assert silent_on(source, "현장에서 못 고치는 경우에 대한 안내는 따로 없어요.") == []
+    assert silent_on(source, "주차 안내는 안내문에 없어요.") == ["주차"]

@@ -135,9 +135,9 @@ WORKSHOP = ["동네 공방 이용 안내 (가상 자료)", "목공 수업 상담
 
 
 def test_a_reworded_claim_covered_by_its_best_line_is_hinted_grounded_only_while_that_hint_is_shown() -> None:
-    """"전화 예약 후에 가능합니다" rewords line 2: ``_covered`` names the line and says why, and the hint is shown
-    while SHOW_COVERED (withdrawn twice after blind sets measured it below 9 in 10; shown again on 2026-12-07 with
-    the preconditions since added, see the README)."""
+    """"전화 예약 후에 가능합니다" rewords line 2: ``_covered`` names the line and says why, but the hint is shown
+    only while SHOW_COVERED (withdrawn a third time on 2026-12-07: the unread blind sets measured it below 9 in 10
+    again, see the README)."""
     result = suggest(WORKSHOP, ["목공 수업 상담은 전화 예약 후에 가능합니다."])[0]
     assert engine._covered(WORKSHOP, result.claim, result.lines) == "2번 줄에 이 주장의 말과 값이 모두 있음"
     assert result.shown == ("근거" if engine.SHOW_COVERED else "모름")
@@ -264,8 +264,8 @@ def test_the_covered_hint_holds_back_for_a_line_that_decides_later_or_holds_only
               "28일 추가 점검일을 열지는 두 날의 예약 상황을 보고 정해 21일에 누리집에 알립니다.",
               "단, 꽃 상품 10만 원 이상 주문 시 시내 배달비는 무료입니다."]
     results = suggest(source, ["28일 추가 점검일을 엽니다.", "시내 배달비는 무료입니다.", "점검은 14일 오전 10시부터 해요."])
-    assert [engine._covered(source, r.claim, r.lines) for r in results][:2] == ["", ""]
-    assert [r.shown for r in results] == ["모름", "모름", "근거"]
+    assert [engine._covered(source, r.claim, r.lines) for r in results] == ["", "", "2번 줄에 이 주장의 말과 값이 모두 있음"]
+    assert [r.shown for r in results][:2] == ["모름", "모름"]
 
 
 def test_a_silence_claim_that_names_its_subject_in_another_word_is_not_hinted_grounded() -> None:
