@@ -86,9 +86,10 @@ def _line_values(line: Line) -> list[Value]:
 _ROUNDING = re.compile(r"올림|반올림|내림|버림|단위로")
 
 
-def _beyond_the_check(index: SourceIndex, formulas: list[str], used: list[Line], cited: list[int] | None) -> bool:
+def _beyond_the_check(index: SourceIndex, claim: str, formulas: list[str], used: list[Line],
+                      cited: list[int] | None) -> bool:
     """A computation found that still says nothing: priced apart, rounded by a rule, or short of a cited amount."""
-    if _priced_apart(formulas, used):
+    if _priced_apart(claim, formulas, used):
         return True
     if any(_ROUNDING.search(seg.text) for line in used for seg in line.segments):
         return True
@@ -171,7 +172,8 @@ def _multipliers(claim_values: list[Value]) -> list[tuple[float, str]]:
 
 # A price per a unit the value reader does not know as a counter: "한 포트에 500원", "봉투당 1,000원".
 _WRITTEN_FACTOR = re.compile(r"[×xX*]\s*(\d{1,2})(?![\d,.]|\s*(?:원|%|시간|분|일|명|회|번|개|장|권))")
-_PER_UNIT = re.compile(r"(?:(?<![가-힣])한|1)\s*([가-힣]{1,3})(?:에|당)\s*[\d,]+\s*원|(?<![가-힣])([가-힣]{1,3})당\s*[\d,]+\s*원")
+_PER_UNIT = re.compile(r"(?:(?<![가-힣])한|1)\s*([가-힣]{1,3})(?:\([^)]*\))?\s*(?:에|당|마다)\s*[\d,]+\s*원"
+                       r"|(?<![가-힣])([가-힣]{1,3})당\s*[\d,]+\s*원")
 
 
 def _lengths(claim: str, given: list[Line]) -> list[tuple[float, int, int | None, frozenset[int]]]:
@@ -505,7 +507,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     if pending or not computed or (compare and not money_computed) or (
             not rate_used and _rate_left_out(values, given, rates)) or not _result_reproduced(claim, results):
         return None
-    if _beyond_the_check(index, formulas, [line for line in given if line.number in used], cited) or \
+    if _beyond_the_check(index, claim, formulas, [line for line in given if line.number in used], cited) or \
             _count_unchecked(claim, values, formulas, given):
         return None
     return Computation(formulas=tuple(formulas), lines=tuple(sorted(used)), steps=tuple(steps))
@@ -543,6 +545,8 @@ def _result_reproduced(claim: str, results: list[float]) -> bool:
     return not amounts or any(abs(amounts[0] - result) < _EPS for result in results)
 
 
+# Words that say which day without saying what happens on it ("마지막 날인 25일은 목요일")
+_DATE_TALK = frozenset({"마지막", "날", "날인", "첫날", "그날", "날짜", "요일", "전날", "다음", "첫", "둘째", "셋째", "이니", "이니까"})
 _DATED_DAY = re.compile(r"(\d{1,2})\s*일\s*(?:[은는이도]\s+|,\s*)?(?:\(\s*([월화수목금토일])\s*\)|([월화수목금토일])요일)")
 
 
@@ -569,7 +573,8 @@ def _dated_steps(claim: str, given: list[Line]) -> list[tuple[str, frozenset[int
     if not unknown:
         return []
     # Only the weekday: "16일(일): 오전 특별 접종" gets 16일's weekday right and puts an event no line gives on it.
-    if any(not word.light for part in analyse_claim(_DATED_DAY.sub(" ", normalise(claim))) for word in part.words):
+    if any(not word.light and word.stem not in _DATE_TALK
+           for part in analyse_claim(_DATED_DAY.sub(" ", normalise(claim))) for word in part.words):
         return None
     offsets = {(int(day) - _DAY_NAMES.index(name)) % 7 for day, name in anchors}
     if len(offsets) != 1 or any((int(day) - _DAY_NAMES.index(name)) % 7 not in offsets for day, name in unknown):
@@ -603,14 +608,27 @@ def _rate_left_out(values: list[Value], given: list[Line], rates: list[tuple[flo
 
 
 _PEOPLE = "명"
+
+
+def _labelled(claim: str, formula: str, used: list[Line]) -> bool:
+    """Whether the claim names the label a used line gives the formula's first amount ("어른" of "어른 5,000원")."""
+    amount = re.match(r"[\d,]+원", formula)
+    if amount is None:
+        return False
+    labels = {found.group(1) for line in used for seg in line.segments
+              for found in re.finditer(rf"([가-힣]{{2,}})\s*(?:\([^)]*\))?\s*:?\s*{re.escape(amount.group())}", seg.text)}
+    text = normalise(claim)
+    return bool(labels) and all(re.search(rf"(?<![가-힣]){re.escape(label)}", text) for label in labels)
 _FREE_OR_OTHER = re.compile(r"무료|면제|할인|반값|반액")
 
 
-def _priced_apart(formulas: list[str], used: list[Line]) -> bool:
+def _priced_apart(claim: str, formulas: list[str], used: list[Line]) -> bool:
     """A price times a number of people, from a line that prices some people apart (만 65세 이상은
     무료, 어린이 5,000원): who the people are decides the sum, and the claim does not say, so the
-    product backs nothing ("두 분이 함께 맞으면 50,000원" when one of the two may be free)."""
-    if not any(_PEOPLE in formula for formula in formulas):
+    product backs nothing ("두 분이 함께 맞으면 50,000원" when one of the two may be free). Unless the claim names
+    the people of each price it multiplies as the line labels them ("어른 2명 10,000원" of "어른 5,000원")."""
+    people = [formula for formula in formulas if _PEOPLE in formula]
+    if not people or all(_labelled(claim, formula, used) for formula in people):
         return False
     for line in used:
         amounts = {v.alts[0][0] for v in _line_values(line) if v.kind == "money"}

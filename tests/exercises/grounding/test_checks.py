@@ -816,3 +816,28 @@ def test_a_silence_claim_is_judged_on_the_things_it_names_not_on_words_about_inf
     assert silent_on(source, "다만 강풍 취소 기준은 안내문에 따로 없어요.") == []
     assert silent_on(source, "현장에서 못 고치는 경우에 대한 안내는 따로 없어요.") == []
     assert silent_on(source, "주차 안내는 안내문에 없어요.") == ["주차"]
+
+
+def test_people_priced_apart_are_counted_when_the_claim_names_whose_price_it_multiplies() -> None:
+    """"어른 2명 10,000원" of "어른 5,000원, 초등학생 2,000원, 미취학 어린이 무료" is 5,000원 × 2명; "두 분이면 10,000원" does not
+    say who the two are, and "어린이 2명 10,000원" names people the line prices otherwise: no computation."""
+    from exercises.grounding.engine.compute import computation
+
+    walk = ["탐조 안내 (가상 자료)", "참가비: 어른 5,000원, 초등학생 2,000원, 미취학 어린이 무료"]
+    found = computation(walk, "| 어른 | 2명 | 10,000원 |", [2])
+    assert found is not None and found.formulas == ("5,000원 × 2명 = 10,000원",)
+    assert computation(walk, "두 분이면 10,000원이에요.", [2]) is None
+    assert computation(walk, "어린이 2명 10,000원", [2]) is None
+
+
+def test_a_price_per_unit_with_its_note_and_a_weekday_said_of_the_last_day_are_computations() -> None:
+    """"한 벌(재킷+하의)마다 2,000원" and "두 벌이면 4,000원"; "23일(화)부터 25일까지" and "마지막 날인 25일은 목요일" (words that
+    say which day), but not "25일은 목요일 특별 행사" (an event no line puts on that day)."""
+    from exercises.grounding.engine.compute import computation
+
+    uniforms = ["교복 나눔 (가상 자료)", "교복을 기증하면 한 벌(재킷+하의)마다 2,000원짜리 쿠폰을 드립니다.",
+                "일시: 23일(화)부터 25일까지 오전 11시~오후 7시 (마지막 날은 오후 3시에 마감)"]
+    assert computation(uniforms, "한 벌마다 2,000원 쿠폰이라 두 벌이면 4,000원어치를 받으세요.", [2]) is not None
+    found = computation(uniforms, "마지막 날인 25일은 목요일이고,", [3])
+    assert found is not None and found.formulas == ("23일(화) + 2일 = 25일(목)",)
+    assert computation(uniforms, "25일은 목요일 특별 행사", [3]) is None
