@@ -142,8 +142,9 @@ def group_figures(items: list[dict[str, Any]]) -> dict[str, float]:
     before = [verdict(item, None) for item in items]
     groups: dict[tuple[str, str], list[int]] = defaultdict(list)
     for index, item in enumerate(items):
-        if before[index] not in ("right", "review"):
-            groups[(item["source"], signature(item["claim"]))].append(index)
+        key = signature(item["claim"], str((item.get("question") or {}).get("key") or ""))
+        if before[index] not in ("right", "review") and key is not None:
+            groups[(item["source"], key)].append(index)
     judged = [members for members in groups.values() if len(members) >= 2]
     after = list(before)
     for members in judged:

@@ -85,9 +85,31 @@ def _value_form(kind: str, alts: tuple[tuple[float, float], ...], days: frozense
     return f"{kind}:{readings}:{','.join(str(day) for day in sorted(days))}"
 
 
-def signature(text: str) -> str:
-    """The answer group's key (``group_form``, hashed: it is stored and compared, never shown)."""
-    return hashlib.sha256(group_form(text).encode()).hexdigest()
+def signature(text: str, question: str = "") -> str | None:
+    """The answer group's key (``group_form``, hashed: it is stored and compared, never shown), or None when the claim
+    joins no group.
+
+    A claim that names no value and at most one thing ("네, 참가할 수 있어요", "네, 맞아요") says something only of the
+    question it answers: "can an adult join?" and "can a five-year-old join?" get the same words with opposite right
+    answers. It groups only with claims linked to the same question, and not at all while linked to none.
+    """
+    form = group_form(text)
+    if _thin(form):
+        if not question:
+            return None
+        form = f"{form} @ {question}"
+    return hashlib.sha256(form.encode()).hexdigest()
+
+
+def _thin(form: str) -> bool:
+    parts = form.split(" | ")
+    if len(parts) != 3:  # nothing read: the same wording groups
+        return True
+    words, values, _cues = parts
+    return not values and len([word for word in words.split() if word.rstrip("¬") not in _YES_NO]) <= 1
+
+
+_YES_NO = frozenset({"네", "예", "아니요", "아니오", "아뇨", "응", "맞"})
 
 
 def key_lines(key: dict[str, Any], slug: str) -> set[int]:

@@ -410,11 +410,12 @@ def _gather_into_groups(attempt: Attempt, evaluated: dict) -> tuple[set[int], bo
     grouped: set[int] = set()
     judged = False
     for claim in attempt.claims.all():
-        if claim.order not in unjudged or claim.judgement in ("", Judgement.NOT_A_CLAIM):
-            continue
+        key = signature(claim.text, claim.question_key)
+        if claim.order not in unjudged or claim.judgement in ("", Judgement.NOT_A_CLAIM) or key is None:
+            continue  # a claim that says something only of the question it answers, linked to none, joins no group
         group, _created = ClaimGroup.objects.get_or_create(
             exercise=attempt.exercise, fixture_version=attempt.fixture_version, variant_key=attempt.variant_key,
-            signature=signature(claim.text),
+            signature=key,
             defaults={"text": normalise_claim(claim.text), "values": claim_values(claim.text)})
         if claim.group_id != group.pk:
             claim.group = group

@@ -220,3 +220,15 @@ def test_a_group_takes_the_same_fact_in_other_spellings_and_no_other_fact(same: 
     assert len({signature(text) for text in same}) == 1
     assert not {signature(text) for text in other} & {signature(same[0])}
     assert len({signature(text) for text in other}) == len(other)
+
+
+def test_a_claim_that_says_something_only_of_its_question_groups_only_with_claims_linked_to_that_question() -> None:
+    """"네, 참가할 수 있어요" answers "can an adult join?" and "can a five-year-old join?" alike, with opposite right
+    answers: it joins no group while linked to no question, and groups per question once linked. A claim that names
+    a value or two things groups as before, linked or not."""
+    from exercises.grounding.groups import signature
+
+    assert signature("네, 참가할 수 있어요.") is None
+    assert signature("네, 참가할 수 있어요.", "q1") == signature("네 참가할 수 있어요", "q1")
+    assert signature("네, 참가할 수 있어요.", "q1") != signature("네, 참가할 수 있어요.", "q2")
+    assert signature("참가비는 3,000원입니다.") == signature("참가비는 3천 원이에요!", "q1") is not None
