@@ -106,7 +106,10 @@ BLIND_M = DATA / "grounding_blind_2026-12-07m.yaml"
 # Set N: the same brief, written 2026-12-07 (afternoon) before this session's engine changes; measured once blind
 # on 2026-12-07 (see the README), development data since.
 BLIND_N = DATA / "grounding_blind_2026-12-07n.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m")
+# Set O: the same brief, written 2026-12-07 (afternoon) while this session's last changes were made; run once on the
+# session's final engine.
+BLIND_O = DATA / "grounding_blind_2026-12-07o.yaml"
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-o")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -482,7 +485,7 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
     answer_sets.append(("dev-n", BLIND_N))  # likewise
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
                                   ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-i", BLIND_I),
-                                  ("blind-m", BLIND_M)):
+                                  ("blind-m", BLIND_M), ("blind-o", BLIND_O)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:
