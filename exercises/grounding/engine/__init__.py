@@ -175,7 +175,9 @@ def _follows(source: str | list[str], claim: str, lines: list[int]) -> str:
     if restated is not None and not leaves_open(source, restated):  # as the restated check: 보류 or 근거 is a person's
         return f"{restated}번 줄과 같은 말"
     found = computation(source, claim, lines)
-    if found is None or not names_the_claim(source, claim, found.lines):
+    # Lines the hint picked itself may be about different things ("샤워실 … 30분" is not 20분 + 10분 of two services):
+    # each must name something the claim names, unless the computation is the best-ranked line's alone.
+    if found is None or not (names_the_claim(source, claim, found.lines) or found.lines == tuple(lines[:1])):
         return ""
     # A rule elsewhere in the source (주말은 1.5배) may be the one that applies: the learner cites it, the hint cannot.
     every = [n for n, line in enumerate(_lines(source), start=1) if line.strip()]

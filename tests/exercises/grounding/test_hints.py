@@ -277,3 +277,13 @@ def test_a_silence_claim_that_names_its_subject_in_another_word_is_not_hinted_gr
     results = suggest(source, ["우천 시 안내는 없어요.", "안내문에 비 올 때 안내는 없어요.",
                                "반납 장소는 안내문에 나와 있지 않아요.", "주차 안내는 안내문에 없어요."])
     assert [r.shown for r in results] == ["모름", "모름", "모름", "근거"]
+
+
+def test_a_computation_from_the_best_ranked_line_alone_is_hinted_though_the_claim_names_none_of_its_words() -> None:
+    """"끝나는 시각: 오전 11시 30분" shares no content word with "강습: 오전 10시부터 90분", yet that best-ranked line alone
+    gives it (10시 + 1시간 30분): 근거 with the computation. A sum over two lines still needs each to name something
+    the claim names."""
+    source = ["수영 강습 안내 (가상 자료)", "강습: 토요일 오전 10시부터 90분", "주차는 2시간까지 무료입니다."]
+    result = suggest(source, ["끝나는 시각: 오전 11시 30분"])[0]
+    assert result.shown == "근거" and "10시 + 1시간 30분 = 11시 30분" in result.basis
+    assert engine._follows(source, "끝나는 시각: 오전 11시 30분", [3, 2]) == ""
