@@ -106,10 +106,10 @@ BLIND_M = DATA / "grounding_blind_2026-12-07m.yaml"
 # Set N: the same brief, written 2026-12-07 (afternoon) before this session's engine changes; measured once blind
 # on 2026-12-07 (see the README), development data since.
 BLIND_N = DATA / "grounding_blind_2026-12-07n.yaml"
-# Set O: the same brief, written 2026-12-07 (afternoon) while this session's last changes were made; run once on the
-# session's final engine.
+# Set O: the same brief, written 2026-12-07 (afternoon) while this session's changes were made; measured once blind
+# on 2026-12-07 (see the README), development data since.
 BLIND_O = DATA / "grounding_blind_2026-12-07o.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-o")
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -483,9 +483,10 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
     answer_sets.append(("dev-k", BLIND_K))  # likewise
     answer_sets.append(("dev-l", BLIND_L))  # likewise
     answer_sets.append(("dev-n", BLIND_N))  # likewise
+    answer_sets.append(("dev-o", BLIND_O))  # likewise
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
                                   ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-i", BLIND_I),
-                                  ("blind-m", BLIND_M), ("blind-o", BLIND_O)):
+                                  ("blind-m", BLIND_M)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:
