@@ -179,7 +179,11 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
 def _not_misread(value: Value, options: list, lines: list) -> bool:
     """A claimed value that differs from the line's but need not be a misreading: "토핑 14,000원" beside "1인 7,000원"
     (two people's share), "2시간 간격" from 10시, 12시, 14시 or "7시 30분에 끝" from 6시 + 1시간 30분 (computed), "정장
-    10,000원" on "1벌 10,000원 (원래 대여료 25,000원)" (the price now, not the former one)."""
+    10,000원" on "1벌 10,000원 (원래 대여료 25,000원)" (the price now, not the former one); and never a value the lines
+    give as its only length ("1시간 30분" of "10일, 17일, 24일 오후 3시부터 1시간 30분", whatever the days beside it read
+    as; a price equal to another row's is still that row's, "어린이 5,000원" against "성인 5,000원, 어린이 3,000원")."""
+    if value.kind == "dur" and any(compatible(value, other, strict=True) for _, _, other in options):
+        return True
     if value.kind == "money" and any(_multiple(value, other) for _, _, other in options):
         return True
     if _reachable(value, lines):

@@ -505,7 +505,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     # A comparison with no amount computed: in "2시간 넘게 탈 계획이라면 당일권(5,000원)이 더 저렴합니다" the claim's point
     # is the comparison, and a duration that happens to add up (1시간 + 1시간) reproduces none of it.
     if pending or not computed or (compare and not money_computed) or (
-            not rate_used and _rate_left_out(values, given, rates)) or not _result_reproduced(claim, results):
+            not rate_used and _rate_left_out(values, given, rates)) or not _result_reproduced(claim, results, formulas):
         return None
     if _beyond_the_check(index, claim, formulas, [line for line in given if line.number in used], cited) or \
             _count_unchecked(claim, values, formulas, given):
@@ -533,13 +533,16 @@ def _priced_per(text: str) -> str:
     return ""
 
 
-def _result_reproduced(claim: str, results: list[float]) -> bool:
+def _result_reproduced(claim: str, results: list[float], formulas: list[str]) -> bool:
     """Whether a claim that writes out its own arithmetic ("4,000원 × 2회 = 8,000원") has its result, the amount
     after the last "=", reproduced by a formula: reproducing one of its operands instead (8,000원 × (1 − 50%) =
     4,000원) while the result is merely a figure of the lines says nothing of the claim's own step."""
     found = _EQUATION_RESULT.search(normalise(claim))
     if found is None:
         return True
+    # every factor it writes is one a formula used: "500원 × 2점 × 3일 = 1,500원" drops its 2점
+    if any(not re.search(rf"× {factor}(?!\d)", " ".join(formulas)) for factor in _WRITTEN_FACTOR.findall(normalise(claim))):
+        return False
     stated = _claim_values(found.group(1))
     amounts = [value.alts[0][0] for value, _ in stated or () if value.kind == "money"]
     return not amounts or any(abs(amounts[0] - result) < _EPS for result in results)

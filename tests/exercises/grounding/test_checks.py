@@ -841,3 +841,25 @@ def test_a_price_per_unit_with_its_note_and_a_weekday_said_of_the_last_day_are_c
     found = computation(uniforms, "마지막 날인 25일은 목요일이고,", [3])
     assert found is not None and found.formulas == ("23일(화) + 2일 = 25일(목)",)
     assert computation(uniforms, "25일은 목요일 특별 행사", [3]) is None
+
+
+def test_a_length_the_line_gives_is_no_conflict_beside_days_read_as_lengths_and_a_written_factor_must_be_used() -> None:
+    """"견학은 1시간 30분 동안" of "견학일: 10일, 17일, 24일 오후 3시부터 1시간 30분" is no conflict (the days beside it read as
+    lengths of days); "500원 × 2점 × 3일 = 1,500원" drops the 2점 it writes, so it is no computation (3,000원 is)."""
+    from exercises.grounding.engine import value_conflicts
+    from exercises.grounding.engine.compute import computation
+
+    tour = ["방송국 견학 (가상 자료)", "견학일: 10일, 17일, 24일 오후 3시부터 1시간 30분 (매회 같은 순서로 진행)"]
+    assert value_conflicts(tour, "견학은 1시간 30분 동안 진행되며,", [2]) == []
+    assert value_conflicts(tour, "견학은 2시간 동안 진행되며,", [2]) != []
+    toys = ["장난감 도서관 (가상 자료)", "반납이 늦으면 하루에 장난감 1점당 500원의 연체료를 보증금에서 뺍니다."]
+    assert computation(toys, "500원 × 2점 × 3일 = 1,500원", [2]) is None
+    assert computation(toys, "500원 × 2점 × 3일 = 3,000원", [2]) is not None
+
+
+def test_a_silence_said_with_a_passive_ending_is_a_silence_claim() -> None:
+    """"예약 방법은 따로 안내되지 않음" says the source is silent, as "안내되어 있지 않습니다" does."""
+    from exercises.grounding.engine.checks import says_silent
+
+    assert says_silent("예약 방법은 따로 안내되지 않음")
+    assert says_silent("주차는 언급되지 않았어요.")
