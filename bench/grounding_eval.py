@@ -109,9 +109,10 @@ BLIND_N = DATA / "grounding_blind_2026-12-07n.yaml"
 # Set O: the same brief, written 2026-12-07 (afternoon) while this session's changes were made; measured once blind
 # on 2026-12-07 (see the README), development data since.
 BLIND_O = DATA / "grounding_blind_2026-12-07o.yaml"
-# Set P: the same brief, written 2026-12-07 (afternoon) after set O's run; run once on the session's final engine.
+# Set P: the same brief, written 2026-12-07 (afternoon) after set O's run; measured once blind on 2026-12-07 (see the
+# README), development data since.
 BLIND_P = DATA / "grounding_blind_2026-12-07p.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-p")
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -486,9 +487,10 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
     answer_sets.append(("dev-l", BLIND_L))  # likewise
     answer_sets.append(("dev-n", BLIND_N))  # likewise
     answer_sets.append(("dev-o", BLIND_O))  # likewise
+    answer_sets.append(("dev-p", BLIND_P))  # likewise
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
                                   ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-i", BLIND_I),
-                                  ("blind-m", BLIND_M), ("blind-p", BLIND_P)):
+                                  ("blind-m", BLIND_M)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:
