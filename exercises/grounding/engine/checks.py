@@ -184,7 +184,8 @@ def _not_misread(value: Value, options: list, lines: list) -> bool:
     as; a price equal to another row's is still that row's, "어린이 5,000원" against "성인 5,000원, 어린이 3,000원")."""
     if value.kind == "dur" and any(compatible(value, other, strict=True) for _, _, other in options):
         return True
-    if value.kind == "money" and any(_multiple(value, other) for _, _, other in options):
+    if value.kind == "money" and (any(_multiple(value, other) for _, _, other in options)
+                                  or _combined(value.alts[0][0], [other.alts[0][0] for _, _, other in options])):
         return True
     if _reachable(value, lines):
         return True
@@ -231,6 +232,24 @@ def _multiple(value: Value, other: Value) -> bool:
         return False
     ratio = mine / theirs
     return abs(ratio - round(ratio)) < 1e-9 and 2 <= round(ratio) <= 20
+
+
+def _combined(amount: float, prices: list[float], most: int = 10) -> bool:
+    """Whether the claimed amount is a sum of the line's prices, each taken some times, at most ``most`` items in
+    all: "네 명 관람료는 70,000원" of "어린이 15,000원, 어른 20,000원" (two and two), "1만 1천 원" of "부엌칼 3,000원, 가위
+    2,000원, 과도 1,500원". Such a total may be computed for a case the claim does not spell out, so it is no misreading."""
+    units = sorted({round(price) for price in prices if price > 0})[:6]
+    if not units or amount <= 0 or amount != round(amount):
+        return False
+    reachable = {0: 0}  # amount -> fewest items
+    for price in units:
+        for total, count in sorted(reachable.items()):
+            for times in range(1, most - count + 1):
+                step = total + price * times
+                if step > amount:
+                    break
+                reachable[step] = min(reachable.get(step, most + 1), count + times)
+    return reachable.get(round(amount), most + 1) <= most and round(amount) not in units
 
 
 def _composed(value: Value, others: list[Value]) -> bool:
@@ -411,7 +430,8 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
     end = found.end()
     while end < len(clause) and "가" <= clause[end] <= "힣":
         end += 1  # the rest of the word the cue ends in ("언급 없음": 음 is its ending, nothing named)
-    rest = analyse(clause[:found.start()] + " " + clause[end:], claim=True)
+    # "주차장이 몇 면인지는": the counter after a question word asks how many, it names nothing a line could lack
+    rest = analyse(_HOW_MANY.sub(" ", clause[:found.start()] + " " + clause[end:]), claim=True)
     # A question word ("몇 시간 인정하는지") names nothing a line could hold.
     # Nor the verb of a "…할 때" clause: "비 올 때 안내" names the rain, and a line says "비가 오면".
     when_verbs = set(_WHEN_VERB.findall(clause))
@@ -427,8 +447,10 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
     return [word.stem for word in named]
 
 
+_HOW_MANY = re.compile(r"(?<![가-힣])몇\s*[가-힣]+")
 _WHEN_VERB = re.compile(r"([가-힣]+)\s*때(?![가-힣])")
 
+_FEE_OF = re.compile(r"(?:비|료|요금|이용료|장|실|권)$")
 _SUBJECT_PARTICLES = ("은", "는", "이", "가", "도", "에는", "에서는")
 
 
@@ -456,6 +478,9 @@ def absent_subjects(source: str | list[str], claim: str) -> list[str]:
             if word.stem not in AMENITIES and not any(word.stem.endswith(a) for a in AMENITIES if len(a) >= 2):
                 continue
             if not any(word.surface == word.stem + p for p in _SUBJECT_PARTICLES):
+                continue
+            base = _FEE_OF.sub("", word.stem)  # "주차비" of a line on "주차장 … 10분마다 500원" names its 주차
+            if len(base) >= 2 and base != word.stem and any(base in seg.text for line in live for seg in line.segments):
                 continue
             if max((index.match(word, line) for line in live), default=0.0) < 0.5:
                 out.append(word.stem)

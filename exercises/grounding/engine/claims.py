@@ -328,9 +328,14 @@ _BECAUSE = re.compile(rf"[가-힣](?:{_REASON_ENDINGS}|고)\s")
 _FIGURE_AS_REASON = re.compile(rf"\d[^\s]*?(?:이)?(?:라|라서|{_REASON_ENDINGS})\s")
 
 
+_REPORTED_FACT = re.compile(r"[다라]는\s*(?:점|것|사실)(?:도|은|을|만)?\s")
+
+
 def is_advice(sentence: str) -> bool:
     """Advice or a suggestion to the reader (…권합니다, …하시는 게 좋습니다, 확인해 보세요)."""
     stripped = sentence.strip()
+    if _REPORTED_FACT.search(stripped):
+        return False  # "한 번만 받을 수 있다는 점도 기억해 두세요" states that it can be had once
     if _ADVICE.search(stripped) is not None:
         return not _FIGURE_AS_REASON.search(stripped)  # "선착순 50석이라 일찍 가시는 게 좋아요" states 50석
     return _ADVICE_MORE.search(stripped) is not None and not _BECAUSE.search(stripped)

@@ -863,3 +863,31 @@ def test_a_silence_said_with_a_passive_ending_is_a_silence_claim() -> None:
 
     assert says_silent("예약 방법은 따로 안내되지 않음")
     assert says_silent("주차는 언급되지 않았어요.")
+
+
+def test_set_p_preconditions_opinions_reported_facts_fees_and_totals_of_several_prices() -> None:
+    """From set P's misses, each a check that spoke outside its basis:
+    - an opinion that weighs a fact of the source ("토요일 오전이라 아이와 같이 가기 좋아요") does not answer a no-data
+      question about children;
+    - "한 번만 받을 수 있다는 점도 기억해 두세요" states a fact: not set aside as advice;
+    - "주차비" is the fee of the 주차장 a line prices: not a subject the source never names;
+    - "네 명 관람료는 70,000원" of "어린이 15,000원, 어른 20,000원" may be two and two: no conflict (a single price still
+      conflicts: "어른 관람료는 25,000원");
+    - "확인이 안 돼요" says the source is silent, and "몇 면인지" asks how many, naming nothing a line lacks."""
+    from exercises.grounding.engine import is_aside, says_silent, value_conflicts
+    from exercises.grounding.engine.checks import absent_subjects, silent_on
+
+    workshop = ["퇴비 워크숍 (가상 자료)", "일시: 13일 오전 9시 30분부터 2시간 30분", "참가비는 무료입니다."]
+    no_data = {"key": "kids", "text": "아이와 같이 가도 되나요?", "judgement": "no_data", "evidence": [], "required": [],
+               "explanation": "아이 이야기 없음.", "facts": []}
+    told = shown("워크숍은 토요일 오전이라 아이와 같이 가기 좋아요.", "grounded", [2], lines=workshop, question=no_data)
+    assert told["check"] != "question_silent"
+    assert shown("네, 아이와 같이 갈 수 있어요.", "grounded", [2], lines=workshop, question=no_data)["verdict"] == "review"
+    assert not is_aside("한 번만 받을 수 있다는 점도 기억해 두세요.", 0.1)
+    fair = ["박람회 (가상 자료)", "주차장은 40면이며 2시간까지 무료, 그 뒤로는 10분마다 500원입니다."]
+    assert absent_subjects(fair, "주차비는 90분이면 4,500원이에요.") == []
+    show = ["마술 공연 (가상 자료)", "관람료: 어린이(만 12세 이하) 15,000원, 어른 20,000원"]
+    assert value_conflicts(show, "네 명 관람료는 70,000원인데", [2]) == []
+    assert value_conflicts(show, "어른 관람료는 25,000원이에요.", [2]) != []
+    assert says_silent("말씀하신 두 가지는 안내문에서 확인이 안 돼요.")
+    assert silent_on(fair, "주차장이 몇 면인지는 안내문에 나와 있지 않아요.") == []
