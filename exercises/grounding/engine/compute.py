@@ -104,7 +104,7 @@ def _count_unchecked(claim: str, values: list[Value], formulas: list[str], given
     on_lines = {v.alts[0][0] for line in given for v in _line_values(line) if v.kind.startswith("count:")}
     on_lines |= {float(n) for n in re.findall(r"(\d{1,3})\s*번\s*줄", normalise(claim))}  # a line cited: "(7번 줄)"
     shown = " ".join(formulas)
-    return any(_count_stated(v) and v.alts[0][0] not in on_lines and not re.search(rf"{_number(v.alts[0][0])}(?!\d)", shown)
+    return any(_count_stated(v) and v.alts[0][0] not in on_lines and not re.search(rf"(?<![\d,.]){_number(v.alts[0][0])}(?![\d,])", shown)
                for v in values)
 
 
@@ -170,8 +170,9 @@ def _multipliers(claim_values: list[Value]) -> list[tuple[float, str]]:
     return [(factor, label) for factor, label in out if 1 < factor <= 31]
 
 
-# A price per a unit the value reader does not know as a counter: "한 포트에 500원", "봉투당 1,000원".
+# A factor the claim writes in its own arithmetic, with no unit after it: "3,000원 × 2 = 6,000원".
 _WRITTEN_FACTOR = re.compile(r"[×xX*]\s*(\d{1,2})(?![\d,.]|\s*(?:원|%|시간|분|일|명|회|번|개|장|권))")
+# A price per a unit the value reader does not know as a counter: "한 포트에 500원", "봉투당 1,000원".
 _PER_UNIT = re.compile(r"(?:(?<![가-힣])한|1)\s*([가-힣]{1,3})(?:\([^)]*\))?\s*(?:에|당|마다)\s*[\d,]+\s*원"
                        r"|(?<![가-힣])([가-힣]{1,3})당\s*[\d,]+\s*원")
 
