@@ -112,7 +112,9 @@ BLIND_O = DATA / "grounding_blind_2026-12-07o.yaml"
 # Set P: the same brief, written 2026-12-07 (afternoon) after set O's run; measured once blind on 2026-12-07 (see the
 # README), development data since.
 BLIND_P = DATA / "grounding_blind_2026-12-07p.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m")
+# Set Q: the same brief, written 2026-12-07 (afternoon) after set P's run; run once on the session's final engine.
+BLIND_Q = DATA / "grounding_blind_2026-12-07q.yaml"
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-q")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -490,7 +492,7 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
     answer_sets.append(("dev-p", BLIND_P))  # likewise
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
                                   ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-i", BLIND_I),
-                                  ("blind-m", BLIND_M)):
+                                  ("blind-m", BLIND_M), ("blind-q", BLIND_Q)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:
