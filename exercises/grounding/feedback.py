@@ -29,7 +29,6 @@ record, not a review.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -52,7 +51,7 @@ from .engine.checks import (
     silent_on,
     value_conflicts,
 )
-from .engine.claims import is_advice, states_something
+from .engine.claims import is_advice, is_opinion, states_something
 from .engine.compute import computation
 from .engine.particles import attach
 from .groups import GROUP_BASIS, STALE_BASIS, Pins, effective_key, people_notes
@@ -155,10 +154,6 @@ def _cites(claim: ClaimContext) -> bool:
     return unkeyed(claim) and bool(claim.valid_cited)
 
 
-_OPINION_END = re.compile(r"(?:좋아요|좋습니다|좋겠어요|좋겠습니다|좋을\s*거예요|딱\s*맞아요|딱이에요|딱입니다|편해요|편합니다"
-                          r"|편할\s*거예요)[.!~\s]*$")
-
-
 def _answers_silent_question(claim: ClaimContext) -> bool:
     """Linked to a question the source cannot answer, and the claim names what it asks and the source lacks."""
     question = claim.question
@@ -166,7 +161,7 @@ def _answers_silent_question(claim: ClaimContext) -> bool:
             and states_something(claim.text)  # a label ("화장실 정보") answers nothing
             and not is_advice(claim.text)  # "환불 여부는 …팀(031-…)에 확인해 보세요" points elsewhere, answers nothing
             # an opinion ("토요일 오전이라 아이와 같이 가기 좋아요") weighs a fact of the source; it answers nothing
-            and not _OPINION_END.search(claim.text.strip())
+            and not is_opinion(claim.text)
             and absent_words_shared(list(claim.lines), str(question.get("text", "")), claim.text))
 
 

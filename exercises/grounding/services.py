@@ -410,8 +410,10 @@ def _gather_into_groups(attempt: Attempt, evaluated: dict) -> tuple[set[int], bo
     grouped: set[int] = set()
     judged = False
     for claim in attempt.claims.all():
+        if claim.order not in unjudged or claim.judgement in ("", Judgement.NOT_A_CLAIM):
+            continue
         key = signature(claim.text, claim.question_key)
-        if claim.order not in unjudged or claim.judgement in ("", Judgement.NOT_A_CLAIM) or key is None:
+        if key is None:
             continue  # a claim that says something only of the question it answers, linked to none, joins no group
         group, _created = ClaimGroup.objects.get_or_create(
             exercise=attempt.exercise, fixture_version=attempt.fixture_version, variant_key=attempt.variant_key,

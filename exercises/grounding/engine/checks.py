@@ -417,8 +417,7 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
     """For a claim that the source is silent on something: the words it names, when no source line
     names them all (so the claim is right); empty otherwise (a value in it, nothing named, or a line
     that names it: "전기 자전거 요금" is not named by 전기 자전거 on one line and 요금 on another)."""
-    found = SILENCE_RE.search(normalise(claim))
-    if found is None or _CONDITIONAL_AFTER.match(normalise(claim), found.end()):
+    if not says_silent(claim):
         return []  # "빈 시간이 나오지 않으면 …": a condition, not a claim that the source is silent
     norm = normalise(claim)
     # Only the clause that says it: "반납 장소도 안내문에 나와 있지 않으니 빌린 곳에 돌려주시는 게 안전해요" names 반납 장소,
@@ -432,8 +431,8 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
         end += 1  # the rest of the word the cue ends in ("언급 없음": 음 is its ending, nothing named)
     # "주차장이 몇 면인지는": the counter after a question word asks how many, it names nothing a line could lack
     rest = analyse(_HOW_MANY.sub(" ", clause[:found.start()] + " " + clause[end:]), claim=True)
-    # A question word ("몇 시간 인정하는지") names nothing a line could hold.
-    # Nor the verb of a "…할 때" clause: "비 올 때 안내" names the rain, and a line says "비가 오면".
+    # Nor does a question word ("언제 여는지"), nor the verb of a "…할 때" clause: "비 올 때 안내" names the rain, and a
+    # line says "비가 오면".
     when_verbs = set(_WHEN_VERB.findall(clause))
     named = [w for w in rest.words if not w.light and w.stem not in _QUESTION_WORDS and w.surface not in when_verbs]
     if not named or extract_values(norm)[0]:

@@ -341,6 +341,15 @@ def is_advice(sentence: str) -> bool:
     return _ADVICE_MORE.search(stripped) is not None and not _BECAUSE.search(stripped)
 
 
+_OPINION_END = re.compile(r"(?:좋아요|좋습니다|좋겠어요|좋겠습니다|좋을\s*거예요|딱\s*맞아요|딱이에요|딱입니다|편해요|편합니다"
+                          r"|편할\s*거예요)[.!~\s]*$")
+
+
+def is_opinion(sentence: str) -> bool:
+    """An opinion that weighs a fact of the source ("토요일 오전이라 아이와 같이 가기 좋아요"): it answers no question."""
+    return _OPINION_END.search(sentence.strip()) is not None
+
+
 def sentence_spans(text: str, *, claims_only: bool = False) -> list[tuple[int, int]]:
     """Sentences of ``text``: split at line breaks and sentence ends, bullets removed.
 
