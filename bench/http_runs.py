@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import resource
 import subprocess
 import sys
 import threading
@@ -77,14 +79,16 @@ def one_click(client: Client, out: dict, lock: threading.Lock, mode: str) -> Non
     deadline = time.monotonic() + 60
     while run_id is not None and time.monotonic() < deadline:
         if mode == "push":  # held by the server until the run ends; asked again at once if the hold ran out
-            status, _, body = client.request("GET", f"/api/labs/runs/{run_id}?wait=true")
+            status, headers, body = client.request("GET", f"/api/labs/runs/{run_id}?wait=true")
         else:
-            status, _, body = client.request("GET", f"/api/labs/runs/{run_id}")
+            status, headers, body = client.request("GET", f"/api/labs/runs/{run_id}")
         record = json.loads(body)
         if record["finished_at"]:
             break
         if mode == "poll":
             time.sleep(0.25)  # the lab page polled every 250 ms
+        elif "retry-after" in headers:  # not held: every hold slot of that process was taken
+            time.sleep(float(headers["retry-after"]))
     seen = (time.perf_counter() - clicked) * 1000
     with lock:
         out["throttled"] += throttled
@@ -133,11 +137,21 @@ def idle_cpu_percent(site: Site, seconds: float = 5.0) -> float:
                 pass
         return total
 
-    import os
-
     before = ticks()
     time.sleep(seconds)
     return (ticks() - before) / os.sysconf("SC_CLK_TCK") / seconds * 100 / max(1, len(pids))
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds the whole machine spent busy since boot (every core; idle and iowait left out)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def own_seconds() -> float:
+    """CPU seconds this bench (the learners' clients) spent, to take out of the machine's figure."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -171,6 +185,7 @@ def main() -> None:
                 lock = threading.Lock()
                 barrier = threading.Barrier(len(site.tokens))
                 rng = random.Random(7)
+                busy, own = machine_busy_seconds(), own_seconds()
                 threads = [threading.Thread(target=one_learner, args=(site, token, barrier, out, lock, mode,
                                                                       rng.uniform(0, args.spread), args.clicks))
                            for token in site.tokens]
@@ -182,12 +197,15 @@ def main() -> None:
                 totals["lost"] += out["lost"]
                 totals["statuses"] |= out["statuses"]
                 server, client = out["server_ms"], out["client_ms"]
+                site_cpu = (machine_busy_seconds() - busy) - (own_seconds() - own)
                 return {
                     "created->finished p50": (percentile(server, 50), " ms"),
                     "created->finished p95": (percentile(server, 95), " ms"),
                     "created->finished max": (max(server), " ms"),
                     "click->seen finished p50": (percentile(client, 50), " ms"),
                     "click->seen finished p95": (percentile(client, 95), " ms"),
+                    # Everything but the bench: web, workers, sandboxes, the database, the kernel's share.
+                    "site CPU per run": (site_cpu * 1000 / max(1, len(client)), " ms"),
                 }
 
             result = repeat(one_pass, args.repeats)

@@ -11,9 +11,12 @@ import os
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", str(max(2, (os.cpu_count() or 1) + 1))))
 worker_class = "gthread"
-# Eight threads: a run's page holds its status request open until the run ends (exercises/labs/push.py),
-# at most LAB_RUN_HOLD_MAX (4) per process, so half the threads always answer pages at once.
-threads = int(os.environ.get("GUNICORN_THREADS", "8"))
+# Twenty threads: a run's page holds its status request open until the run ends (exercises/labs/push.py),
+# at most LAB_RUN_HOLD_MAX (12) per process, so eight threads always answer pages at once. With fewer
+# holds than a class clicking at once, the rest were answered at once and asked again at once: on
+# 7 December that spin cost 60-80 ms of CPU per run (README, Performance). Each thread may keep a
+# PostgreSQL connection: processes x threads must stay under the server's max_connections.
+threads = int(os.environ.get("GUNICORN_THREADS", "20"))
 # A burst of a whole class must queue in the kernel, not be refused.
 backlog = int(os.environ.get("GUNICORN_BACKLOG", "2048"))
 keepalive = 5

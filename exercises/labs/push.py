@@ -42,7 +42,7 @@ logger = logging.getLogger(__name__)
 
 CHANNEL = "tutor_lab_run_done"
 #: A held request re-reads its run this often even without a signal.
-RECHECK_SECONDS = 0.5
+RECHECK_SECONDS = 1.0
 
 
 def web_socket_dir() -> Path:

@@ -293,9 +293,10 @@ LAB_MAX_QUEUE_DEPTH = int(os.environ.get("LAB_MAX_QUEUE_DEPTH", "2000"))
 LAB_QUEUE_CAPACITY_CACHE_SECONDS = float(os.environ.get("LAB_QUEUE_CAPACITY_CACHE_SECONDS", "5"))
 # A run still "running" this long after it started lost its worker.
 # A run's page holds its status request open until the run ends (exercises/labs/push.py), at most this long,
-# and each web process holds at most LAB_RUN_HOLD_MAX such requests (each holds a gunicorn thread).
+# and each web process holds at most LAB_RUN_HOLD_MAX such requests (each holds a gunicorn thread, so keep it
+# below GUNICORN_THREADS; three processes x 12 hold a class of 30 clicking at once without anyone polling).
 LAB_RUN_HOLD_SECONDS = float(os.environ.get("LAB_RUN_HOLD_SECONDS", "5"))
-LAB_RUN_HOLD_MAX = int(os.environ.get("LAB_RUN_HOLD_MAX", "4"))
+LAB_RUN_HOLD_MAX = int(os.environ.get("LAB_RUN_HOLD_MAX", "12"))
 LAB_STALE_AFTER_SECONDS = int(os.environ.get("LAB_STALE_AFTER_SECONDS", "60"))
 LAB_WORKER_POLL_SECONDS = float(os.environ.get("LAB_WORKER_POLL_SECONDS", "0.05"))
 # Runs one worker process executes at once. A run mostly waits (namespaces, exec, the program's own

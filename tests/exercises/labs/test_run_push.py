@@ -132,6 +132,7 @@ def test_the_api_holds_the_same_way(learner: User, replay_lab: Lab, settings: An
         try:
             response = Client().get(f"/api/labs/runs/{run.pk}?wait=true", HTTP_AUTHORIZATION=f"Bearer {token}")
             out["seconds"], out["record"] = time.monotonic() - started, response.json()
+            out["headers"] = dict(response.headers)
         finally:
             connections.close_all()
     thread = threading.Thread(target=ask)
@@ -140,3 +141,28 @@ def test_the_api_holds_the_same_way(learner: User, replay_lab: Lab, settings: An
     finish(run)
     thread.join(timeout=10)
     assert out["record"]["finished_at"] and 1.0 <= out["seconds"] < 4.0
+    assert "Retry-After" not in out.get("headers", {})
+
+
+def test_the_api_says_when_to_ask_again_when_it_could_not_hold(learner: User, replay_lab: Lab,
+                                                               settings: Any) -> None:
+    """With every hold slot taken the unfinished record comes at once with ``Retry-After: 1``, so an API client
+    does not spin; a held answer, a finished run and a plain read carry no such header."""
+    from tutor.services import issue_api_token
+
+    _, token = issue_api_token(user=learner, name="push")
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {token}"}
+    run = queued(learner, replay_lab)
+    settings.LAB_RUN_HOLD_SECONDS, settings.LAB_RUN_HOLD_MAX = 5, 0
+    started = time.monotonic()
+    refused = Client().get(f"/api/labs/runs/{run.pk}?wait=true", **auth)
+    assert time.monotonic() - started < 1.0
+    assert refused.status_code == 200 and refused["Retry-After"] == "1" and refused.json()["finished_at"] is None
+    assert "Retry-After" not in Client().get(f"/api/labs/runs/{run.pk}", **auth)
+    settings.LAB_RUN_HOLD_SECONDS, settings.LAB_RUN_HOLD_MAX = 0.3, 4
+    held = Client().get(f"/api/labs/runs/{run.pk}?wait=true", **auth)
+    assert held.json()["finished_at"] is None and "Retry-After" not in held
+    finish(run)
+    settings.LAB_RUN_HOLD_MAX = 0
+    done = Client().get(f"/api/labs/runs/{run.pk}?wait=true", **auth)
+    assert done.json()["finished_at"] and "Retry-After" not in done
