@@ -112,9 +112,13 @@ BLIND_O = DATA / "grounding_blind_2026-12-07o.yaml"
 # Set P: the same brief, written 2026-12-07 (afternoon) after set O's run; measured once blind on 2026-12-07 (see the
 # README), development data since.
 BLIND_P = DATA / "grounding_blind_2026-12-07p.yaml"
-# Set Q: the same brief, written 2026-12-07 (afternoon) after set P's run; run once on the session's final engine.
-BLIND_Q = DATA / "grounding_blind_2026-12-07q.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-q")
+# Set Q: the same brief, written 2026-12-07 (afternoon) after set P's run; run once on that session's final engine,
+# development data since (the next session).
+BLIND_Q = DATA / "grounding_blind_2026-12-07q.yaml"  # measured once blind on 2026-12-07; development data since
+# Set R: the same brief, written 2026-12-07 before this session's engine changes (committed 0d062a0 unread); run once
+# on the session's final engine.
+BLIND_R = DATA / "grounding_blind_2026-12-07r.yaml"
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-r")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -490,9 +494,10 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
     answer_sets.append(("dev-n", BLIND_N))  # likewise
     answer_sets.append(("dev-o", BLIND_O))  # likewise
     answer_sets.append(("dev-p", BLIND_P))  # likewise
+    answer_sets.append(("dev-q", BLIND_Q))  # likewise
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
                                   ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-i", BLIND_I),
-                                  ("blind-m", BLIND_M), ("blind-q", BLIND_Q)):
+                                  ("blind-m", BLIND_M), ("blind-r", BLIND_R)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:

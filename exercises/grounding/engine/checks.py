@@ -440,10 +440,23 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
     index = index_for(_lines(source))
     live = [line for line in index.lines if line.segments]
     # Words about information, not the thing: "강풍 취소 기준" is named by a line on 강풍 and 취소.
-    things = [word for word in named if word.stem not in _ABOUT_WORDS] or named
+    # Nor the verb that makes it a question ("찍어도 되는지", "신어야 하는지"): a line need not say 되다.
+    # And the verb whose object is named ("사진을 찍어도", "신발을 신어야"): the line names the thing in its own verb.
+    objects = {i + 1 for i, word in enumerate(named[:-1]) if word.surface.endswith(("을", "를"))}
+    things = [word for i, word in enumerate(named) if word.stem not in _ABOUT_WORDS and i not in objects
+              and not _ASKS_WHETHER.fullmatch(word.surface)] or named
     if any(all(index.match(word, line) >= MATCHED_WORD for word in things) for line in live):
         return []
+    # "나이 제한은 따로 적혀 있지 않아요" of a notice whose line says "만 13세 이상": an age is named by its figure.
+    if _AGE_WORDS.search(clause) and any(_AGE_FIGURE.search(line) for line in _lines(source)):
+        return []
     return [word.stem for word in named]
+
+
+_ASKS_WHETHER = re.compile(r"(?:되|하|해야\s*하|있|없|가능한|괜찮은|필요한|맞)(?:는지|은지|을지)[가-힣]{0,3}")
+_AGE_WORDS = re.compile(r"나이|연령|(?<![가-힣])몇\s*살|(?<![0-9가-힣])살(?:부터|까지|이상|이하)")
+_AGE_FIGURE = re.compile(r"\d\s*(?:세|살)(?![가-힣])|\d\s*(?:세|살)\s*(?:이상|이하|미만|초과|부터|까지)|초등학생|중학생|고등학생"
+                         r"|미취학|어린이|성인|청소년|노인|어르신")
 
 
 _HOW_MANY = re.compile(r"(?<![가-힣])몇\s*[가-힣]+")
@@ -526,6 +539,8 @@ def _line_matching(source: str | list[str], claim: str, cited: list[int], *, den
         candidates = [line.segments]
         if not line.cues and len(line.segments) > 1:
             candidates += [(segment,) for segment in line.segments]
+        if not line.cues and ITEMS:
+            candidates += [(item,) for item in _items(line.segments)]
         for segments in candidates:
             if deny:
                 line_negators = sum(seg.negators for seg in segments)
@@ -538,6 +553,17 @@ def _line_matching(source: str | list[str], claim: str, cited: list[int], *, den
                                  claim_numerals):
                 return number
     return None
+
+
+# One item of a clause that lists several with commas ("대상: 만 14세 이상 누구나, 정원 12명"), restated alone as a
+# clause may be ("정원: 12명"); as for clauses, only where the line has no cue at all.
+ITEMS = True
+_ITEM_SEPARATOR = re.compile(r",\s+")
+
+
+def _items(segments: tuple[Segment, ...]) -> list[Segment]:
+    return [analyse(piece) for segment in segments if len(pieces := _ITEM_SEPARATOR.split(segment.text)) > 1
+            for piece in pieces if piece.strip()]
 
 
 def _same_statement(segments: tuple[Segment, ...], claim_words: list, claim_values: list[Value],

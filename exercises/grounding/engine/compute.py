@@ -604,7 +604,10 @@ def _duration_left_out(formulas: list[str], used: list[Line]) -> bool:
 
 def _rate_left_out(values: list[Value], given: list[Line], rates: list[tuple[float, str, frozenset[int]]]) -> bool:
     """A rule of the lines (주말은 1.5배, 10% 할인) that a computation which used no rate left out: it may be
-    the one that applies, so the computation backs nothing."""
+    the one that applies, so the computation backs nothing. Only for a claim with an amount: a rate prices, and
+    "2시간 × 4회 = 8시간" is no less right on a line that also gives "주민은 수강료 20% 할인"."""
+    if not any(v.kind == "money" for v in values):
+        return False
     if rates:
         return True
     return any(v.kind == "money" for v in values) and any(
@@ -681,6 +684,7 @@ def _found_duration(value: Value, times: list[tuple[Value, int]], durations: lis
 
 # A length given per occasion: "활동 1회에 봉사시간 2시간", "회당 90분"; per day: "하루 5시간으로 인정"
 _EACH_TIME = re.compile(r"(?:1\s*회|회당|한\s*번|매\s*회)(?:에|당|마다)?\s*(?:[가-힣]+\s*){0,2}\d+\s*(?:시간|분)")
+_EACH_SUFFIX = re.compile(r"\s*씩")
 _EACH_DAY = re.compile(r"(?:하루|1\s*일)(?:에|당|마다)?\s*(?:[가-힣]+\s*){0,2}\d+\s*(?:시간|분)")
 
 
@@ -697,6 +701,10 @@ def _repeated_lengths(given: list[Line], factors: list[tuple[float, str]]) -> li
                 if v.kind == "time" and v.role == "range" for start, end in v.alts[:1] if end > start
                 for factor, name in factors if factor in counts]
         for seg in line.segments:
+            # "오전 10시부터 2시간씩, 모두 4회": a length each time, as many times as the line itself counts them
+            out += [(v.alts[0][0], frozenset({line.number}), count, f"{_number(count)}회") for v in seg.values
+                    if v.kind == "dur" and _EACH_SUFFIX.match(seg.text, v.span[1]) for count in counts
+                    if 1 < count <= 31 and count == int(count)]
             units = ("회", "번") if _EACH_TIME.search(seg.text) else ("일",) if _EACH_DAY.search(seg.text) else ()
             for v in seg.values:
                 out += [(v.alts[0][0], frozenset({line.number}), factor, name) for factor, name in factors

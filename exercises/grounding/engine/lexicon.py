@@ -158,6 +158,10 @@ _CONCEPT_ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # "비가 오면 …", "반납 장소는 나와 있지 않아요" of "반납은 빌린 곳이 아니어도 …".
     ("@rain", ("비", "우천", "강우")),
     ("@place", ("장소", "곳", "위치")),
+    # "어떤 신발을 신어야 하는지 나와 있지 않아요" of a notice whose line names 운동화 and 실내화.
+    # "작품 보관은 안내가 없어요" of a notice whose line says "완성품은 … 보관해 드리며".
+    ("@work", ("작품", "완성품", "결과물")),
+    ("@shoes", ("신발", "운동화", "실내화", "구두", "슬리퍼", "샌들", "등산화", "장화", "덧신")),
 )
 
 # Words whose concept is negated: "closed" is "not open", "paid" is "not free".

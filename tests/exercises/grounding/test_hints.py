@@ -145,12 +145,12 @@ def test_a_reworded_claim_covered_by_its_best_line_is_hinted_grounded_only_while
 
 def test_the_covered_hint_holds_back_outside_its_preconditions() -> None:
     """No 근거 hint for: a value from another line joined to the best one (20일 is the application's day,
-    not the rental's), labels that state nothing (one ending in 함 like a nominalised verb), and a line
-    that only plans (예정)."""
+    not the rental's), labels that state nothing (one ending in 함 like a nominalised verb; by their form they are
+    hinted 주장 아님, as a list's row labels are), and a line that only plans (예정)."""
     results = suggest(WORKSHOP, ["공구함은 한 달에 4,000원이고 20일부터 빌릴 수 있습니다.", "목공 수업 상담",
                                  "회원 공구함", "야간 작업실은 다음 달부터 엽니다."])
     assert [engine._covered(WORKSHOP, r.claim, r.lines) for r in results] == ["", "", "", ""]
-    assert [r.shown for r in results] == ["모름", "모름", "모름", "모름"]
+    assert [r.shown for r in results] == ["모름", "주장 아님", "주장 아님", "모름"]
     assert [r.hint for r in results[:3]] == ["근거"] * 3  # the matcher's own reading, which the preconditions overrule
 
 
@@ -287,3 +287,42 @@ def test_a_computation_from_the_best_ranked_line_alone_is_hinted_though_the_clai
     result = suggest(source, ["끝나는 시각: 오전 11시 30분"])[0]
     assert result.shown == "근거" and "10시 + 1시간 30분 = 11시 30분" in result.basis
     assert engine._follows(source, "끝나는 시각: 오전 11시 30분", [3, 2]) == ""
+
+
+# A fictional notice written for these tests (not from any data set).
+KNOTTING = ["매듭 공예 입문반 안내 (가상 자료)", "일정: 5일부터 26일까지 매주 화요일 저녁 7시부터 2시간씩, 모두 4회",
+            "수강료: 4회 48,000원, 구민은 수강료 10% 할인", "실습 때는 사진 촬영을 할 수 없습니다.",
+            "대상: 만 15세 이상, 정원 10명", "작업할 때는 미끄럽지 않은 운동화를 신어 주세요.",
+            "신청: 1일(금) 오전 10시부터 전화 접수"]
+
+
+def test_row_labels_signposts_and_remarks_on_the_asker_are_hinted_not_a_claim() -> None:
+    """A bare topic standing alone as a list's row label ("수강료", "사진 촬영", "비가 올 때"), the answer announcing what it
+    does ("계산해 봤어요.", "일정 알려 드릴게요 😊") and a remark on the asker ("걱정이 많으시겠어요", "주민이시라니
+    다행이네요!", "화이팅!") are 주장 아님 whatever a line shares; a short fragment that states something ("입장은
+    무료지만", "주제: 매듭 팔찌", "정원 10명") and a remark that carries a fact ("한 병씩 주니까 두 병 받아 오시겠네요") are
+    not."""
+    asides = ["수강료", "사진 촬영", "비가 올 때", "계산해 봤어요.", "네, 하나씩 계산해 볼게요!", "일정 알려 드릴게요 😊",
+              "정리하면 아래와 같습니다.", "걱정이 많으시겠어요.", "주민이시라니 다행이네요!", "화이팅!", "면접 잘 보세요!"]
+    assert [r.shown for r in suggest(KNOTTING, asides)] == ["주장 아님"] * len(asides)
+    claims = ["입장은 무료지만", "주제: 매듭 팔찌", "정원 10명", "한 사람에 한 병씩 주니까 두 병 받아 오시겠네요",
+              "5만 원에서 계산해 봤어요."]
+    assert all(r.shown != "주장 아님" for r in suggest(KNOTTING, claims))
+
+
+def test_a_silence_claim_is_not_hinted_where_a_line_names_its_subject_in_its_own_words() -> None:
+    """"사진을 찍어도 되는지" of a line on 사진 촬영 (the asking verb 되는지 and the object's verb 찍다 need no line of their
+    own), "어떤 신발을 신어야 하는지" of a line on 운동화, "나이 제한" of a line with "만 15세 이상": the source is not
+    silent, so no 근거 hint; a subject no line names ("주차") still gets one."""
+    results = suggest(KNOTTING, ["실습 중에 사진을 찍어도 되는지는 안내가 없어요.",
+                                 "어떤 신발을 신어야 하는지도 나와 있지 않아요.",
+                                 "참고로 나이 제한은 따로 적혀 있지 않아요.", "주차 안내는 안내문에 없어요."])
+    assert [r.shown for r in results] == ["모름", "모름", "모름", "근거"]
+
+
+def test_a_length_each_time_counted_by_the_line_and_a_weekday_from_any_dated_line_are_hinted() -> None:
+    """"총 8시간" is 2시간씩 × the line's own 4회, though the line also gives a discount rate (a rate prices; it cannot be
+    left out of a length); "2일은 토요일" counts from "1일(금)" on another line. A wrong total or weekday gets none."""
+    results = suggest(KNOTTING, ["총 8시간입니다.", "2일은 토요일이에요.", "총 10시간입니다.", "2일은 일요일이에요."])
+    assert [r.shown for r in results] == ["근거", "근거", "모름", "모름"]
+    assert "2시간 × 4회 = 8시간" in results[0].basis and "1일(금) + 1일 = 2일(토)" in results[1].basis
