@@ -326,3 +326,13 @@ def test_a_length_each_time_counted_by_the_line_and_a_weekday_from_any_dated_lin
     results = suggest(KNOTTING, ["총 8시간입니다.", "2일은 토요일이에요.", "총 10시간입니다.", "2일은 일요일이에요."])
     assert [r.shown for r in results] == ["근거", "근거", "모름", "모름"]
     assert "2시간 × 4회 = 8시간" in results[0].basis and "1일(금) + 1일 = 2일(토)" in results[1].basis
+
+
+def test_one_item_of_a_comma_list_is_restated_alone_only_on_a_line_with_no_cue() -> None:
+    """"역에서 걸어서 6분이에요" restates one item of "장소: 누리 공방 (중앙로 12, 2층), 역에서 걸어서 6분" (근거, "… 같은
+    말"); the same item on a line with a condition ("…, 비가 오면 역에서 걸어서 6분") is not restated alone."""
+    plain = ["공방 안내 (가상 자료)", "장소: 누리 공방 (중앙로 12, 2층), 역에서 걸어서 6분"]
+    result = suggest(plain, ["역에서 걸어서 6분이에요."])[0]
+    assert result.shown == "근거" and result.basis == "2번 줄과 같은 말"
+    conditional = ["공방 안내 (가상 자료)", "장소: 누리 공방 (중앙로 12, 2층), 비가 오면 역에서 걸어서 6분"]
+    assert suggest(conditional, ["역에서 걸어서 6분이에요."])[0].shown == "모름"
