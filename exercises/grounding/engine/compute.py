@@ -177,10 +177,10 @@ _PER_UNIT = re.compile(r"(?:(?<![가-힣])한|1)\s*([가-힣]{1,3})(?:\([^)]*\))
                        r"|(?<![가-힣])([가-힣]{1,3})당\s*[\d,]+\s*원")
 
 
-def _lengths(claim: str, given: list[Line]) -> list[tuple[float, int, int | None, frozenset[int]]]:
+def _lengths(claim: str, given: list[Line], *, ranged: bool = False) -> list[tuple[float, int, int | None, frozenset[int]]]:
     """An event's length as a shift from its start, for a claim about when it ends ("11시에 시작해 40분 동안 하니
-    11시 40분에 끝나요" of "오전 11시, 오후 2시 두 차례, 회당 40분")."""
-    if not _END_WORDS.search(normalise(claim)):
+    11시 40분에 끝나요" of "오전 11시, 오후 2시 두 차례, 회당 40분") or that gives it as a range (``ranged``)."""
+    if not ranged and not _END_WORDS.search(normalise(claim)):
         return []
     return [(v.alts[0][0], 1, 0, frozenset({line.number})) for line in given for seg in line.segments
             for v in seg.values if v.kind == "dur" and _LENGTH.search(seg.text)
@@ -352,6 +352,9 @@ def _explain_range(target: Value, times: list[tuple[Value, int]],
     the event's own end ("09:00 ~ 17:00") is not the range the line gives."""
     start, end = target.alts[0]
     found = [_explain_time(Value("time", ((point, point),), "point"), times, shifts) for point in (start, end)]
+    if found[0] is None and found[1] is not None and found[1].label.startswith(f"{_clock(start)} + "):
+        # "11:00 ~ 12:10" of "오전 11시 … 공연 시간 70분": the start as the line gives it, the end that start plus its length
+        found[0] = _copied_time(Value("time", ((start, start),), "point"), times)
     if any(item is None for item in found):
         return None
     labels = "; ".join(item.label for item in found if item is not None and item.label)
@@ -381,7 +384,7 @@ _BEFORE = re.compile(r"\s*(?:전|이전|앞)")
 _AFTER = re.compile(r"\s*(?:후|뒤|이후|지나)")
 # A duration that is an event's length ("회당 40분", "50분 동안", "약 2시간 소요"), not a gap or a limit.
 _LENGTH = re.compile(r"\d+\s*(?:시간|분)(?:\s*(?:동안|씩|소요|진행|수업|운영))|(?:회당|1회|한\s*번에|각)\s*\d+\s*(?:시간|분)"
-                     r"|(?:이용|수업|진행|운영|관람|체험)\s*시간\s*(?:은|는|:)?\s*\d+\s*(?:시간|분)"
+                     r"|(?:이용|수업|진행|운영|관람|체험|공연|상영|강의|강연|교육|실습|경기)\s*시간\s*(?:은|는|:)?\s*(?:약\s*)?\d+\s*(?:시간|분)"
                      r"|\d\s*(?:시|분)\s*부터\s*\d+\s*(?:시간|분)(?!\s*(?:전|뒤|후|이내|안에|까지))")
 _PER_MINUTES = re.compile(r"\d+\s*분\s*(?:마다|당)")
 _COMPARE = re.compile(r"보다|차이|비싸|싸[요다고]|저렴")
@@ -452,7 +455,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     shifts = [(v.alts[0][0], -1 if _BEFORE.match(seg.text, v.span[1]) else 1, _anchor(seg.text), frozenset({line.number}))
               for line in given for seg in line.segments for v in seg.values
               if v.kind == "dur" and (_BEFORE.match(seg.text, v.span[1]) or _AFTER.match(seg.text, v.span[1]))]
-    shifts += _lengths(claim, given)
+    shifts += _lengths(claim, given, ranged=any(v.kind == "time" and v.role == "range" for v in values))
     durations += [(v.alts[0][0], frozenset()) for v in values if v.kind == "dur"]
     # A price per some minutes ("10분마다 500원") is not multiplied by hours: the claim's durations are no factors.
     per_minutes = any(_PER_MINUTES.search(seg.text) for line in given for seg in line.segments)

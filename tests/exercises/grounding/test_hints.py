@@ -336,3 +336,14 @@ def test_one_item_of_a_comma_list_is_restated_alone_only_on_a_line_with_no_cue()
     assert result.shown == "근거" and result.basis == "2번 줄과 같은 말"
     conditional = ["공방 안내 (가상 자료)", "장소: 누리 공방 (중앙로 12, 2층), 비가 오면 역에서 걸어서 6분"]
     assert suggest(conditional, ["역에서 걸어서 6분이에요."])[0].shown == "모름"
+
+
+def test_an_end_time_and_a_range_from_a_start_and_the_events_own_length_are_hinted() -> None:
+    """"공연 시간 70분" is an event's length: "11시 공연은 12시 10분에 끝나요" and the range "11:00 ~ 12:10" (the start as
+    the line gives it, the end that start plus the length) are 근거 with the computation; a range whose end is wrong,
+    and one whose start is not a time of the line, are not."""
+    source = ["인형극 안내 (가상 자료)", "공연: 하루 2회 (오전 11시, 오후 3시) / 공연 시간 70분"]
+    results = suggest(source, ["오전 11시 공연은 70분이라 낮 12시 10분에 끝나요.", "오전 공연: 11:00 ~ 12:10",
+                               "오전 공연: 11:00 ~ 12:30", "오전 공연: 10:50 ~ 12:00"])
+    assert [r.shown for r in results] == ["근거", "근거", "모름", "모름"]
+    assert "11시 + 1시간 10분 = 12시 10분" in results[0].basis and "11시~12시 10분" in results[1].basis
