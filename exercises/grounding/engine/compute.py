@@ -383,7 +383,7 @@ _END_WORDS = re.compile(r"마감|종료|폐관|폐장|폐점|끝|닫|퇴실|퇴�
 _BEFORE = re.compile(r"\s*(?:전|이전|앞)")
 _AFTER = re.compile(r"\s*(?:후|뒤|이후|지나)")
 # A duration that is an event's length ("회당 40분", "50분 동안", "약 2시간 소요"), not a gap or a limit.
-_LENGTH = re.compile(r"\d+\s*(?:시간|분)(?:\s*(?:동안|씩|소요|진행|수업|운영))|(?:회당|1회|한\s*번에|각)\s*\d+\s*(?:시간|분)"
+_LENGTH = re.compile(r"\d+\s*(?:시간|분)(?:\s*(?:동안|씩|소요|진행|수업|운영))|(?:회당|회마다|매회|회차마다|회차당|1회|한\s*번에|각)\s*\d+\s*(?:시간|분)"
                      r"|(?:이용|수업|진행|운영|관람|체험|공연|상영|강의|강연|교육|실습|경기)\s*시간\s*(?:은|는|:)?\s*(?:약\s*)?\d+\s*(?:시간|분)"
                      r"|\d\s*(?:시|분)\s*부터\s*\d+\s*(?:시간|분)(?!\s*(?:전|뒤|후|이내|안에|까지))")
 _PER_MINUTES = re.compile(r"\d+\s*분\s*(?:마다|당)")
@@ -630,6 +630,18 @@ def _labelled(claim: str, formula: str, used: list[Line]) -> bool:
     text = normalise(claim)
     return bool(labels) and all(re.search(rf"(?<![가-힣]){re.escape(label)}", text) for label in labels)
 _FREE_OR_OTHER = re.compile(r"무료|면제|할인|반값|반액")
+_GROUP_OF = re.compile(r"(\d{1,3})\s*명\s*이상")
+_PEOPLE_FACTOR = re.compile(r"×\s*(\d{1,3})\s*명")
+
+
+def _group_priced(formula: str, used: list[Line]) -> bool:
+    """Whether the formula multiplies a price a line gives a group from some size on by a count of people of that
+    size: "2,000원 × 6명" of "5명 이상 단체로 신청하면 1인 2,000원" (six are such a group; four would not be)."""
+    amount, count = re.match(r"[\d,]+원", formula), _PEOPLE_FACTOR.search(formula)
+    if amount is None or count is None:
+        return False
+    return any(amount.group() in seg.text and (least := _GROUP_OF.search(seg.text)) is not None
+               and int(count.group(1)) >= int(least.group(1)) for line in used for seg in line.segments)
 
 
 def _priced_apart(claim: str, formulas: list[str], used: list[Line]) -> bool:
@@ -638,7 +650,7 @@ def _priced_apart(claim: str, formulas: list[str], used: list[Line]) -> bool:
     product backs nothing ("두 분이 함께 맞으면 50,000원" when one of the two may be free). Unless the claim names
     the people of each price it multiplies as the line labels them ("어른 2명 10,000원" of "어른 5,000원")."""
     people = [formula for formula in formulas if _PEOPLE in formula]
-    if not people or all(_labelled(claim, formula, used) for formula in people):
+    if not people or all(_labelled(claim, formula, used) or _group_priced(formula, used) for formula in people):
         return False
     for line in used:
         amounts = {v.alts[0][0] for v in _line_values(line) if v.kind == "money"}

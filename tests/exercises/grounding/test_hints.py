@@ -347,3 +347,14 @@ def test_an_end_time_and_a_range_from_a_start_and_the_events_own_length_are_hint
                                "오전 공연: 11:00 ~ 12:30", "오전 공연: 10:50 ~ 12:00"])
     assert [r.shown for r in results] == ["근거", "근거", "모름", "모름"]
     assert "11시 + 1시간 10분 = 12시 10분" in results[0].basis and "11시~12시 10분" in results[1].basis
+
+
+def test_a_length_each_session_and_a_group_price_times_a_group_of_that_size_are_hinted() -> None:
+    """"회마다 80분" is each session's length (1시 + 80분 = 2시 20분); "5명 이상 단체로 신청하면 1인 2,000원" times six
+    people is 12,000원, while four people are no such group and a line pricing people apart backs nothing."""
+    source = ["견학 안내 (가상 자료)", "견학: 하루 두 번(오전 10시, 오후 1시), 회마다 80분",
+              "참가비: 1인 3,000원, 5명 이상 단체로 신청하면 1인 2,000원"]
+    results = suggest(source, ["오후 1시 견학은 오후 2시 20분에 끝나요.", "단체 요금 2,000원 × 6명 = 12,000원이에요.",
+                               "4명이면 1인 2,000원씩 8,000원이에요."])
+    assert [r.shown for r in results] == ["근거", "근거", "모름"]
+    assert "2,000원 × 6명 = 12,000원" in results[1].basis
