@@ -447,6 +447,9 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
                     fees=frozenset(_FEE.findall(seg.text)), scoped=bool(_SOME_ONLY.search(seg.text)))
              for line in given for seg in line.segments for v in seg.values
              if v.kind == "money" and v.role in ("point", "max", "min") and not _REPLACED.match(seg.text, v.span[1])]
+    # The asker's own case, an amount the claim supposes ("부품값이 10,000원이면 30% 할인돼 7,000원"): an operand, no line's
+    known += [_Known(v.alts[0][0], _money(v.alts[0][0]), frozenset()) for v, _ in claimed
+              if v.kind == "money" and _SUPPOSED.match(normalise(claim), v.span[1])]
     rates = _line_rates(given)
     priced = frozenset(_amount_lines(index, [line.number for line in given])) if rates else frozenset()
     times = [(v, line.number) for line in given for v in _line_values(line) if v.kind == "time"]
@@ -517,6 +520,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     return Computation(formulas=tuple(formulas), lines=tuple(sorted(used)), steps=tuple(steps))
 
 
+_SUPPOSED = re.compile(r"\s*(?:짜리|어치)?\s*(?:이면|면|라면|이라면|일\s*때|짜리면)(?![가-힣])")
 _FEE = re.compile(r"[가-힣]*(?:비|료|요금|금)(?=[을를은는이가도의:]|에서|에|\s|$)")
 _SOME_ONLY = re.compile(r"째|부터|이상|만\s")
 _EVERY = re.compile(r"(?<![가-힣])(?:모두|각각|둘\s*다|전부|모든|똑같이)(?![가-힣])")

@@ -358,3 +358,13 @@ def test_a_length_each_session_and_a_group_price_times_a_group_of_that_size_are_
                                "4명이면 1인 2,000원씩 8,000원이에요."])
     assert [r.shown for r in results] == ["근거", "근거", "모름"]
     assert "2,000원 × 6명 = 12,000원" in results[1].basis
+
+
+def test_an_amount_the_claim_supposes_is_an_operand_of_a_rate_the_line_gives() -> None:
+    """"부품값 10,000원이면 30% 할인을 받아 7,000원" takes the asker's case (…이면) and the line's 30%: 근거 with
+    "10,000원 × (1 − 30%) = 7,000원"; a result the rate does not give (8,000원) gets no hint."""
+    source = ["수리 안내 (가상 자료)", "부품을 바꾸면 부품값의 30%를 할인해 드립니다."]
+    results = suggest(source, ["부품값 10,000원이면 30% 할인을 받아 7,000원을 내시면 됩니다.",
+                               "부품값 10,000원이면 8,000원을 내시면 됩니다."])
+    assert [r.shown for r in results] == ["근거", "모름"]
+    assert "10,000원 × (1 − 30%) = 7,000원" in results[0].basis
