@@ -368,3 +368,14 @@ def test_an_amount_the_claim_supposes_is_an_operand_of_a_rate_the_line_gives() -
                                "부품값 10,000원이면 8,000원을 내시면 됩니다."])
     assert [r.shown for r in results] == ["근거", "모름"]
     assert "10,000원 × (1 − 30%) = 7,000원" in results[0].basis
+
+
+def test_a_header_row_naming_its_rows_and_more_remarks_on_the_asker_are_not_a_claim() -> None:
+    """"| 구분 | 1시간 | 2시간 |" and "| 경우 | 50ml | 30ml |" name columns though they hold figures; a key-value row
+    ("| 요일 | 토요일 |"), a row with an amount ("| 구분 | 5,000원 |") or a verdict ("| 날짜 | 미정 |") states something.
+    "응원할게요!", "재봉 시작하시는군요, 반가워요!" and "도움이 됐으면 해요." are about the asker."""
+    asides = ["| 구분 | 1시간 | 2시간 |", "| 경우 | 50ml | 30ml |", "| 항목 | 1인 | 2인 합계 |", "응원할게요!",
+              "재봉 시작하시는군요, 반가워요!", "도움이 됐으면 해요.", "열심히 준비하시네요!"]
+    assert [r.shown for r in suggest(KNOTTING, asides)] == ["주장 아님"] * len(asides)
+    rows = ["| 요일 | 토요일 |", "| 구분 | 5,000원 |", "| 날짜 | 미정 |", "| 항목 | 참가비 무료 |"]
+    assert all(r.shown != "주장 아님" for r in suggest(KNOTTING, rows))
