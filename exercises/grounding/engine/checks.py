@@ -26,7 +26,7 @@ from .claims import linked_clauses
 from .hangul import normalise, word_similarity
 from .lexicon import AMENITIES
 from .matcher import MATCHED as MATCHED_WORD
-from .matcher import SourceIndex, _check_value, index_for, score
+from .matcher import Line, SourceIndex, _check_value, index_for, score
 from .values import Value, compatible, extract_values
 
 _CERTAIN_KINDS = ("time", "date", "money", "dur")
@@ -536,12 +536,7 @@ def _line_matching(source: str | list[str], claim: str, cited: list[int], *, den
         line = by_number.get(number)
         if line is None or not line.segments:
             continue
-        candidates = [line.segments]
-        if not line.cues and len(line.segments) > 1:
-            candidates += [(segment,) for segment in line.segments]
-        if not line.cues and ITEMS:
-            candidates += [(item,) for item in _items(line.segments)]
-        for segments in candidates:
+        for segments in _restatable_parts(line):
             if deny:
                 line_negators = sum(seg.negators for seg in segments)
                 if claim_cues or any(seg.cues for seg in segments) or line_negators + sum(p.negators for p in parts) != 1:
@@ -553,6 +548,40 @@ def _line_matching(source: str | list[str], claim: str, cited: list[int], *, den
                                  claim_numerals):
                 return number
     return None
+
+
+def _restatable_parts(line: Line) -> list[tuple[Segment, ...]]:
+    """What of a line a claim may restate: the whole line; where the line has no cue, each clause and each comma-listed
+    item alone; in a line of several sentences, each cue-free sentence and its clauses (a cue governs its own
+    sentence: "교육비는 무료이며, … 드립니다. 30분 이상 늦으면 수료증이 발급되지 않습니다.")."""
+    parts = [line.segments]
+    if not line.cues and len(line.segments) > 1:
+        parts += [(segment,) for segment in line.segments]
+    elif SENTENCES and len(sentences := _sentences(line.segments)) > 1:
+        for sentence in sentences:
+            if not any(segment.cues for segment in sentence):
+                parts += [sentence] + ([(segment,) for segment in sentence] if len(sentence) > 1 else [])
+    if not line.cues and ITEMS:
+        parts += [(item,) for item in _items(line.segments)]
+    return parts
+
+
+SENTENCES = True
+_SENTENCE_CLOSE = re.compile(r"[.!?。]\s*$")
+
+
+def _sentences(segments: tuple[Segment, ...]) -> list[tuple[Segment, ...]]:
+    """The line's clauses grouped by the sentence they end or belong to."""
+    out: list[tuple[Segment, ...]] = []
+    current: list[Segment] = []
+    for segment in segments:
+        current.append(segment)
+        if _SENTENCE_CLOSE.search(segment.text):
+            out.append(tuple(current))
+            current = []
+    if current:
+        out.append(tuple(current))
+    return out
 
 
 # One item of a clause that lists several with commas ("대상: 만 14세 이상 누구나, 정원 12명"), restated alone as a

@@ -379,3 +379,14 @@ def test_a_header_row_naming_its_rows_and_more_remarks_on_the_asker_are_not_a_cl
     assert [r.shown for r in suggest(KNOTTING, asides)] == ["주장 아님"] * len(asides)
     rows = ["| 요일 | 토요일 |", "| 구분 | 5,000원 |", "| 날짜 | 미정 |", "| 항목 | 참가비 무료 |"]
     assert all(r.shown != "주장 아님" for r in suggest(KNOTTING, rows))
+
+
+def test_a_cue_governs_its_own_sentence_of_a_line_not_the_line_s_other_sentences() -> None:
+    """"교육비는 무료예요" restates the first clause of "교육비는 무료이며, 끝까지 참여한 분께 수료증을 드립니다. 30분 이상
+    늦으면 수료증이 발급되지 않습니다.": the condition is the second sentence's. A clause of the conditional sentence
+    itself is still not restated alone."""
+    source = ["교육 안내 (가상 자료)",
+              "교육비는 무료이며, 끝까지 참여한 분께 수료증을 드립니다. 30분 이상 늦으면 수료증이 발급되지 않습니다."]
+    results = suggest(source, ["교육비는 무료예요.", "수료증이 발급되지 않습니다."])
+    assert [r.shown for r in results] == ["근거", "모름"]
+    assert results[0].basis == "2번 줄과 같은 말"
