@@ -41,6 +41,18 @@ def check_slots_fit_the_workers(app_configs: Any, **kwargs: Any) -> list[checks.
 
 
 @checks.register()
+def check_holds_leave_threads(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
+    """A held run page keeps a gunicorn thread until its run ends: with as many holds as threads, a class clicking
+    at once would leave no thread to answer any other page of that process."""
+    if settings.LAB_RUN_HOLD_MAX >= settings.GUNICORN_THREADS:
+        return [checks.Warning(
+            f"LAB_RUN_HOLD_MAX = {settings.LAB_RUN_HOLD_MAX} is not below GUNICORN_THREADS = "
+            f"{settings.GUNICORN_THREADS}: held run pages could take every thread of a web process.",
+            hint="Keep LAB_RUN_HOLD_MAX below GUNICORN_THREADS (the defaults are 12 and 20).", id="labs.W004")]
+    return []
+
+
+@checks.register()
 def check_sandbox_available(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
     """Name what to install when the sandbox cannot isolate; labs are refused meanwhile."""
     problem = sandbox_problem(conf.sandbox_config())
