@@ -63,9 +63,6 @@ _SIGNPOST = re.compile(r"(?:정리해|알려|안내해|설명해|말씀|답변)\
                        # "요금 알려 드릴게요", "대비책은 다음과 같아요", "확인할 수 있는 내용은 이 정도예요"
                        r"|(?:알려|안내해|설명해|말씀)\s*드릴게요[.!~:]*$|다음과\s*같(?:아요|습니다)[.!~:]*$"
                        r"|(?:내용|정보)은\s*이\s*정도(?:예요|입니다|네요)[.!~]*$")
-# A clause after a linking ending that only states the other side of the one before it ("토요일에만 열고 / 다른
-# 요일에는 열지 않아요", "20분 동안 쓸 수 있고 / 그 뒤에는 쓸 수 없습니다"): it points back and denies, so the
-# sentence stays one claim, checked as one.
 # The answer saying what it is about to do or has done ("네, 계산해 볼게요!", "계산해 봤어요.", "정리해 드리면요,",
 # "정리하면 아래와 같습니다", "답변드릴게요", "일정 알려 드릴게요 😊"): no figure in it, so it states nothing.
 _META = re.compile(r"(?:계산|정리|요약|비교|확인|답변|알려|안내|설명|하나씩)\s*(?:해|하여|해서)?\s*(?:드릴게요|드릴께요|볼게요|볼께요"
@@ -81,6 +78,9 @@ _ABOUT_ASKER = re.compile(r"(?:(?:시|으시)겠(?:어요|네요|습니다)|(?<!
                           r"|응원(?:할게요|해요|합니다|드려요|드릴게요)|반가워요|반갑네요|멋져요|멋지네요|좋은\s*(?:생각|선택)이(?:에요|네요)"
                           r"|감사(?:해요|합니다|드려요)|도움이\s*(?:됐|되었|되)(?:으면|길)\s*(?:해요|좋겠어요|합니다|바라요)"
                           r"|(?:하|되)시네요)[^가-힣0-9]*$")
+# A clause after a linking ending that only states the other side of the one before it ("토요일에만 열고 / 다른
+# 요일에는 열지 않아요", "20분 동안 쓸 수 있고 / 그 뒤에는 쓸 수 없습니다"): it points back and denies, so the
+# sentence stays one claim, checked as one.
 _POINTS_BACK = re.compile(r"^(?:그\s*(?:뒤|후|전|동안|날|때|밖|외)|그동안|그날|그때|그전|그외|다른\s|나머지|따로)")
 _DENIES = re.compile(r"(?:않|없|못|안\s)")
 
