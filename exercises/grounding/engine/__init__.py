@@ -29,7 +29,7 @@ from .checks import (
     verbatim_line,
 )
 from .claims import aside_by_form, claim_pieces, is_advice, is_wish, not_a_claim, strip_markdown
-from .compute import _dated_days, computation
+from .compute import computation, weekday_dates
 from .hangul import WORD_RE, normalise
 from .matcher import GROUNDED, HOLD, NO_SOURCE, UNSURE, index_for, not_found, suggest_one
 from .particles import attach
@@ -177,10 +177,10 @@ def _follows(source: str | list[str], claim: str, lines: list[int]) -> str:
     restated = restated_line(source, claim, lines[:1])
     if restated is not None and not leaves_open(source, restated):  # as the restated check: 보류 or 근거 is a person's
         return f"{restated}번 줄과 같은 말"
-    if _dated_days(normalise(claim)):
+    if weekday_dates(normalise(claim)):
         # "3일은 수요일이에요": a weekday counted from the dates the source gives with theirs ("2일(화)"), wherever they are
         # (the check itself takes only a claim that says nothing but dates and weekdays, on one calendar)
-        dated = [n for n, line in enumerate(_lines(source), start=1) if _dated_days(normalise(line))]
+        dated = [n for n, line in enumerate(_lines(source), start=1) if weekday_dates(normalise(line))]
         weekday = computation(source, claim, dated) if dated else None
         if weekday is not None and weekday.lines:
             return f"{'·'.join(str(n) for n in weekday.lines)}번 줄로 계산: {'; '.join(weekday.formulas)}"

@@ -557,16 +557,15 @@ def _restatable_parts(line: Line) -> list[tuple[Segment, ...]]:
     parts = [line.segments]
     if not line.cues and len(line.segments) > 1:
         parts += [(segment,) for segment in line.segments]
-    elif SENTENCES and len(sentences := _sentences(line.segments)) > 1:
+    elif len(sentences := _sentences(line.segments)) > 1:
         for sentence in sentences:
             if not any(segment.cues for segment in sentence):
                 parts += [sentence] + ([(segment,) for segment in sentence] if len(sentence) > 1 else [])
-    if not line.cues and ITEMS:
+    if not line.cues:
         parts += [(item,) for item in _items(line.segments)]
     return parts
 
 
-SENTENCES = True
 _SENTENCE_CLOSE = re.compile(r"[.!?。]\s*$")
 
 
@@ -586,7 +585,6 @@ def _sentences(segments: tuple[Segment, ...]) -> list[tuple[Segment, ...]]:
 
 # One item of a clause that lists several with commas ("대상: 만 14세 이상 누구나, 정원 12명"), restated alone as a
 # clause may be ("정원: 12명"); as for clauses, only where the line has no cue at all.
-ITEMS = True
 _ITEM_SEPARATOR = re.compile(r",\s+")
 
 

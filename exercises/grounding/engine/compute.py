@@ -440,7 +440,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
             or (dated := _dated_steps(claim, given)) is None):
         return None
     # "16일은 화요일" is a date (the reader takes a day without its month for a length of days): not an operand
-    dated_days = {float(day) * 1440 for day, _ in _dated_days(normalise(claim))}
+    dated_days = {float(day) * 1440 for day, _ in weekday_dates(normalise(claim))}
     values = [value for value, _ in claimed if not (value.kind == "dur" and value.alts[0][0] in dated_days)]
     known = [_Known(v.alts[0][0], _money(v.alts[0][0]), frozenset({line.number}),
                     per="off" if _DEDUCTED.match(seg.text, v.span[1]) else _priced_per(seg.text),
@@ -561,7 +561,8 @@ _DATE_TALK = frozenset({"마지막", "날", "날인", "첫날", "그날", "날�
 _DATED_DAY = re.compile(r"(\d{1,2})\s*일\s*(?:[은는이도]\s+|,\s*)?(?:\(\s*([월화수목금토일])\s*\)|([월화수목금토일])요일)")
 
 
-def _dated_days(text: str) -> set[tuple[str, str]]:
+def weekday_dates(text: str) -> set[tuple[str, str]]:
+    """The dates ``text`` gives with their weekdays ("16일은 화요일", "13일(금)") as (day, weekday) pairs."""
     return {(m.group(1), m.group(2) or m.group(3)) for m in _DATED_DAY.finditer(text)}
 
 
@@ -574,11 +575,11 @@ def _dated_steps(claim: str, given: list[Line]) -> list[tuple[str, frozenset[int
     16일 화요일: 15일(월) + 1일). Days come without a month, so a calendar the lines do not fix, or a date far from
     theirs, is beyond the check. A weekday said of no date (토요일, 주말, 평일) is the claim's case, as a count of people is.
     """
-    stated = _dated_days(normalise(claim))
+    stated = weekday_dates(normalise(claim))
     anchors: dict[tuple[str, str], int] = {}
     for line in given:
         for seg in line.segments:
-            for pair in _dated_days(seg.text):
+            for pair in weekday_dates(seg.text):
                 anchors.setdefault(pair, line.number)
     unknown = sorted(stated - set(anchors), key=lambda pair: int(pair[0]))
     if not unknown:
@@ -615,9 +616,7 @@ def _rate_left_out(values: list[Value], given: list[Line], rates: list[tuple[flo
     "2시간 × 4회 = 8시간" is no less right on a line that also gives "주민은 수강료 20% 할인"."""
     if not any(v.kind == "money" for v in values):
         return False
-    if rates:
-        return True
-    return any(v.kind == "money" for v in values) and any(
+    return bool(rates) or any(
         other.kind in ("count:배", "count:%") for line in given for other in _line_values(line))
 
 
