@@ -115,10 +115,13 @@ BLIND_P = DATA / "grounding_blind_2026-12-07p.yaml"
 # Set Q: the same brief, written 2026-12-07 (afternoon) after set P's run; run once on that session's final engine,
 # development data since (the next session).
 BLIND_Q = DATA / "grounding_blind_2026-12-07q.yaml"  # measured once blind on 2026-12-07; development data since
-# Set R: the same brief, written 2026-12-07 before this session's engine changes (committed 0d062a0 unread); run once
-# on the session's final engine.
-BLIND_R = DATA / "grounding_blind_2026-12-07r.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-r")
+# Set R: the same brief, written 2026-12-07 before that session's engine changes (committed 0d062a0 unread); run once
+# on that session's final engine, development data since (the next session).
+BLIND_R = DATA / "grounding_blind_2026-12-07r.yaml"  # measured once blind on 2026-12-07; development data since
+# Set S: the same brief, written 2026-12-07 (evening) by a helper while this session's changes were made, from set M's
+# header and set G's layout only (committed cb91c6f unread); run once on the session's final engine.
+BLIND_S = DATA / "grounding_blind_2026-12-07s.yaml"
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-s")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -236,8 +239,9 @@ def answer_set(path: Path, split: str) -> tuple[list[dict[str, Any]], list[dict[
     return items, wholes
 
 
-_EDGE = re.compile(r"^[\s\-*•·>#\d.)]*|[\s.?!。,;:]*$")
-_CITE_END = re.compile(r"\s*(?:\(\s*\d[\d\s,~\-번줄]*\)|\[\s*\d[\d\s,~\-]*\])[\s.?!。]*$")
+# A table row's outer pipes are edges too, like a bullet: "| 삯 | 27,000원 |" and "삯 | 27,000원" are the same row.
+_EDGE = re.compile(r"^[\s\-*•·>#\d.)|]*|[\s.?!。,;:|]*$")
+_CITE_END = re.compile(r"(?:\s*(?:\(\s*\d[\d\s,~\-번줄]*\)|\[\s*\d[\d\s,~\-]*\]))+[\s.?!。]*$")
 
 
 def _boundary_key(text: str) -> str:
@@ -249,7 +253,7 @@ def _boundary_key(text: str) -> str:
 
 def splitter_figures(wholes: list[dict[str, Any]]) -> Counter:
     """The splitter's claims against the gold spans: a boundary is right when the texts agree
-    (emphasis, bullets, end punctuation and a trailing citation aside)."""
+    (emphasis, bullets, a table row's outer pipes, end punctuation and trailing citations aside)."""
     from exercises.grounding.engine import split_claims
 
     c: Counter = Counter()
@@ -495,9 +499,10 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
     answer_sets.append(("dev-o", BLIND_O))  # likewise
     answer_sets.append(("dev-p", BLIND_P))  # likewise
     answer_sets.append(("dev-q", BLIND_Q))  # likewise
+    answer_sets.append(("dev-r", BLIND_R))  # likewise
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
                                   ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-i", BLIND_I),
-                                  ("blind-m", BLIND_M), ("blind-r", BLIND_R)):
+                                  ("blind-m", BLIND_M), ("blind-s", BLIND_S)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:

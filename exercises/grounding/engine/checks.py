@@ -420,6 +420,8 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
     if not says_silent(claim):
         return []  # "빈 시간이 나오지 않으면 …": a condition, not a claim that the source is silent
     norm = normalise(claim)
+    if _NOT_YET.search(norm):
+        return []  # "재방문 날짜는 지금은 알 수 없어요": not yet settled is what a pending line says, not silence
     # Only the clause that says it: "반납 장소도 안내문에 나와 있지 않으니 빌린 곳에 돌려주시는 게 안전해요" names 반납 장소,
     # and the advice after it names nothing the source is said to lack.
     clause = next((c for c in _CLAUSE_END.split(norm) if SILENCE_RE.search(c)), norm)
@@ -445,12 +447,21 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
     objects = {i + 1 for i, word in enumerate(named[:-1]) if word.surface.endswith(("을", "를"))}
     things = [word for i, word in enumerate(named) if word.stem not in _ABOUT_WORDS and i not in objects
               and not _ASKS_WHETHER.fullmatch(word.surface)] or named
-    if any(all(index.match(word, line) >= MATCHED_WORD for word in things) for line in live):
+    if any(all(index.match(word, line) >= MATCHED_WORD or _place_of(word.stem, line) for word in things)
+           for line in live):
         return []
     # "나이 제한은 따로 적혀 있지 않아요" of a notice whose line says "만 13세 이상": an age is named by its figure.
     if _AGE_WORDS.search(clause) and any(_AGE_FIGURE.search(line) for line in _lines(source)):
         return []
     return [word.stem for word in named]
+
+
+_NOT_YET = re.compile(r"(?<![가-힣])(?:아직|지금은|추후|나중에)(?![가-힣])|정해지지|정해져|미정")
+
+
+def _place_of(stem: str, line: Line) -> bool:
+    """Whether a line names the place of something by the thing alone: "문의처" by "문의:", "접수처" by "접수"."""
+    return len(stem) >= 3 and stem.endswith("처") and any(stem[:-1] in seg.text for seg in line.segments)
 
 
 _ASKS_WHETHER = re.compile(r"(?:되|하|해야\s*하|있|없|가능한|괜찮은|필요한|맞)(?:는지|은지|을지)[가-힣]{0,3}")

@@ -41,8 +41,13 @@ _NOT_CLAUSE_GO = ("라고", "다고", "냐고", "자고", "그리고", "가지�
 _GO_NOUNS = ("장고", "동고", "창고", "광고", "금고", "차고", "재고", "서고", "입고", "출고", "잔고", "원고",
              "공고", "예고", "경고", "신고", "보고", "참고", "최고", "사고", "수고", "선고", "보관고", "저장고")
 _AUXILIARY_AFTER_GO = ("있", "싶", "계시", "계십", "나서", "나면", "말", "보", "난")
-_CITATION_AFTER = re.compile(r"\s*(?:\(\s*\d{1,3}(?:\s*(?:[,~-]|번|줄)\s*\d{0,3})*\s*(?:번\s*줄|줄)?\s*\)"
-                             r"|\[\s*\d{1,3}(?:\s*(?:[,~-]|번|줄)\s*\d{0,3})*\s*(?:번\s*줄|줄)?\s*\])")
+# A model's citation after a word or sentence, one or several in a row ("(3)(5)", "[2][4]").
+_CITATION_AFTER = re.compile(r"(?:\s*(?:\(\s*\d{1,3}(?:\s*(?:[,~-]|번|줄)\s*\d{0,3})*\s*(?:번\s*줄|줄)?\s*\)"
+                             r"|\[\s*\d{1,3}(?:\s*(?:[,~-]|번|줄)\s*\d{0,3})*\s*(?:번\s*줄|줄)?\s*\]))+")
+# Nouns that end in ㄴ데 (가운데, 몇 군데): not the ending -ㄴ데.
+_DE_NOUNS = ("가운데", "군데")
+# What follows -고 and says nothing without it: "더 내고 할 수 있습니다" is one claim, not two.
+_BARE_PREDICATE = re.compile(r"\s*[가-힣]{1,2}\s+수\s+(?:있|없)")
 _CONJUNCTIONS = frozenset({"하지만", "그렇지만", "그런데", "그리고", "그러나", "그러며", "또한"})
 _NOT_JIMAN = ("까지만", "에게만", "한테만", "에서만")  # a particle followed by 만, not the ending -지만
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*:?\s*$|\[[^\]]+\]\s*$|[^.?!。]{1,40}:\s*$)")
@@ -91,6 +96,7 @@ def letters(text: str) -> int:
 
 def _links(word: str, following: str) -> bool:
     """Whether ``word`` ends a clause with a linking ending (영업하고, 있으며, 무료지만, 있는데)."""
+    comma = word.endswith(",")
     word = word.rstrip(",;:")
     if len(word) < 2 or not ("가" <= word[-1] <= "힣") or word in _CONJUNCTIONS:
         return False
@@ -98,8 +104,11 @@ def _links(word: str, following: str) -> bool:
         return True
     if word.endswith("며"):
         return True
-    if word.endswith("데") and (word.endswith(("는데", "은데", "인데")) or final_of(word[-2]) == _FINAL_N):
+    if word.endswith("데") and not word.endswith(_DE_NOUNS) and (
+            word.endswith(("는데", "은데", "인데")) or final_of(word[-2]) == _FINAL_N):
         return True
+    if comma and word.endswith("데요") and (word.endswith(("는데요", "은데요", "인데요")) or final_of(word[-3]) == _FINAL_N):
+        return True  # "27,000원인데요, 3되 이상이라…": the polite form, where a comma shows the sentence goes on
     if word.endswith("고"):
         if word in PROTECTED or word.endswith(_NOT_CLAUSE_GO) or word.endswith(_GO_NOUNS):
             return False
@@ -151,7 +160,8 @@ def clause_spans(text: str, start: int, end: int, *, commas: bool = False) -> li
     for cut in [*cuts, end]:
         piece = _trim(text, begin, cut, ",;:")
         if cut != end and (letters(text[piece[0]:piece[1]]) < _MIN_LETTERS
-                           or letters(text[cut:end]) < _MIN_LETTERS or len(text[cut:end].split()) < 2):
+                           or letters(text[cut:end]) < _MIN_LETTERS or len(text[cut:end].split()) < 2
+                           or _BARE_PREDICATE.match(text, cut, end)):
             continue  # too short on one side, or a bare predicate after it ("꼭 쓰고 타세요"): one clause
         if cut == end:
             piece = _trim(text, begin, cut, ",;:" if not _SENTENCE_END.search(text[begin:cut]) else "")
@@ -314,12 +324,20 @@ def _ends_in_figure(cell: str) -> bool:
     return bool(words) and bool(re.search(r"\d", words[-1]))
 
 
+# A cell after the first that says how things stand, which no column name does: pending ("추후 안내", "미정"),
+# not applied ("미적용"), or a weekday rule ("매주 금·토요일", "금·토요일"). "| 재방문 날짜 | 추후 문자 안내 |" is a row.
+_CELL_SAYS = re.compile(r"추후|미정|미적용|(?<![가-힣])(?:매주|격주|매일)(?![가-힣])"
+                        r"|(?<![가-힣])(?:[월화수목금토일]\s*[·,/]\s*)+[월화수목금토일]요일")
+
+
 def _is_header_row(labels: list[str], *, framed: bool) -> bool:
     """Column names, never values: every cell a label ("| 구분 | 1시간 요금 | 비고 |"), or the first cell naming the
     rows and labels after it ("아이 | 참가비 | 소계", "| 아이 | 참가비 |"). A value anywhere makes it a row of data ("1시간
     요금" is still a label), and so does a cell such as "무료" ("| 구분 | 무료 |")."""
     value = _CELL_AMOUNT if framed else _CELL_VALUE
     if len(labels) < 2 or any(value.search(label) or _value_cell(label) or _ends_in_figure(label) for label in labels):
+        return False
+    if any(_CELL_SAYS.search(label) for label in labels[1:]):
         return False
     named = [label.endswith(_COLUMN_LABELS) for label in labels]
     return all(named) or all(named[1:])

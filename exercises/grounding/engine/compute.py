@@ -95,6 +95,10 @@ def _beyond_the_check(index: SourceIndex, claim: str, formulas: list[str], used:
         return True
     if _extra_left_out(formulas, used) or _duration_left_out(formulas, used):
         return True
+    if _tier_multiplied(formulas, used) and not _THE_EXCESS.search(normalise(claim)):
+        return True
+    if _ORDINAL_FROM.search(normalise(claim)) and not any("째" in seg.text for line in used for seg in line.segments):
+        return True
     return cited is not None and bool(_amount_lines(index, cited) - {line.number for line in used})
 
 
@@ -113,6 +117,23 @@ def _count_stated(value: Value) -> bool:
     "만 6세", "20명 이상")."""
     return (value.kind.startswith("count:") and value.kind not in ("count:%", "count:배", "count:세")
             and value.role == "point" and value.alts[0][0] != 1)
+
+
+# A price for what lies over a threshold ("1m를 넘으면 1m마다 3,000원", "초과 1시간당"): the count it multiplies is the
+# part over the threshold, which the check does not work out, so "3,000원 × 3m" of a 3 m hose backs nothing.
+_OVER = re.compile(r"넘(?:으면|는|을|어|긴)|초과")
+# The claim's own rule of which items a price applies to ("두 번째 대부터 10,000원씩"): when no used line says
+# so, a total that happens to match does not back the rule.
+# The claim counts only what lies over the threshold itself ("나머지 2m는 1m마다 3,000원"): its product may stand.
+_THE_EXCESS = re.compile(r"(?<![가-힣])(?:나머지|넘는|넘은|초과분?|추가)\s*\d")
+_ORDINAL_FROM = re.compile(r"(?:두|세|네|다섯|\d{1,2})\s*(?:번\s*)?째\s*(?:[가-힣]{1,4}\s*)?부터")
+
+
+def _tier_multiplied(formulas: list[str], used: list[Line]) -> bool:
+    """Whether a formula multiplies an amount that a used line prices over a threshold only (``_OVER``)."""
+    multiplied = {found.group(1) for formula in formulas for found in re.finditer(r"([\d,]+원)\s*×", formula)}
+    return any(amount in seg.text and _OVER.search(seg.text)
+               for amount in multiplied for line in used for seg in line.segments)
 
 
 _EXTRA = re.compile(r"별도|추가|따로")

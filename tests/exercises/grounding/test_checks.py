@@ -891,3 +891,30 @@ def test_set_p_preconditions_opinions_reported_facts_fees_and_totals_of_several_
     assert value_conflicts(show, "어른 관람료는 25,000원이에요.", [2]) != []
     assert says_silent("말씀하신 두 가지는 안내문에서 확인이 안 돼요.")
     assert silent_on(fair, "주차장이 몇 면인지는 안내문에 나와 있지 않아요.") == []
+
+
+def test_set_r_preconditions_tiers_item_rules_pending_rows_and_places_of_things() -> None:
+    """From set R's misses, each a check that spoke outside its basis:
+    - a price for what lies over a threshold ("1m를 넘으면 1m마다 4,000원") times the whole count is not what the
+      line says: no computation backs it, unless the claim counts only the excess ("나머지 1시간은 …");
+    - a claim's own rule of which items a price applies to ("두 번째 장부터") is not backed by a total that matches;
+    - a table row whose value is pending ("| 재개관 날짜 | 추후 공지 |") or a weekday rule ("| 개방일 | 매주 화·목요일 |") is a
+      row of data, not a header; a header of weekday columns stays a header;
+    - "문의처" is named by a line's "문의:", and "지금은 알 수 없어요" says the thing is not yet settled, not silence."""
+    from exercises.grounding.engine.checks import silent_on
+    from exercises.grounding.engine.claims import aside_by_form
+    from exercises.grounding.engine.compute import computation
+
+    hall = ["인쇄소 안내 (가상 자료)", "현수막 인쇄는 1m까지 12,000원, 1m를 넘으면 1m마다 4,000원이 더해집니다.",
+            "한 번에 2장 이상 맡기면 모든 장에서 1장당 10,000원을 빼 드립니다.", "문의: 인쇄소 카운터 02-555-0100",
+            "다음 할인 행사 날짜는 남은 일정을 보고 추후 문자로 알려 드립니다."]
+    assert computation(hall, "현수막 2m는 12,000원에 2m분 8,000원을 더해 20,000원이에요.", [2]) is None
+    assert computation(hall, "2장 이상 할인: 두 번째 장부터 10,000원씩, 모두 20,000원 할인", [3]) is None
+    assert computation(hall, "2장을 맡기면 1장당 10,000원씩 모두 20,000원을 빼 줍니다.", [3]) is not None
+    assert not aside_by_form("재개관 날짜 | 추후 문자 안내")
+    assert not aside_by_form("| 개방일 | 매주 화·목요일 |")
+    assert not aside_by_form("개별 가격 | 미정")
+    assert aside_by_form("| 구분 | 월요일 | 수요일 |")
+    assert silent_on(hall, "문의처 | 언급 없음") == []
+    assert silent_on(hall, "다음 할인 행사 날짜는 지금은 알 수 없어요.") == []
+    assert silent_on(hall, "주차장 | 언급 없음") == ["주차장"]

@@ -107,3 +107,13 @@ def test_a_bulleted_item_is_cut_at_its_linking_endings_like_prose() -> None:
 def test_a_bare_predicate_after_a_linking_ending_stays_with_its_clause() -> None:
     """"안전모는 꼭 쓰고 타세요" has no second claim: "타세요" alone says nothing."""
     assert texts("안전모는 대여소에서 빌려서 꼭 쓰고 타세요!") == ["안전모는 대여소에서 빌려서 꼭 쓰고 타세요!"]
+
+
+def test_several_citations_stay_with_their_sentence_and_nouns_in_nde_do_not_cut() -> None:
+    """"…끝납니다. (3)(5)" keeps both citations; "이 가운데 …" is no clause ending in -ㄴ데; the polite "…인데요," with its
+    comma links two claims; "더 내고 할 수 있습니다" has no second claim."""
+    assert texts("오후 2시 30분쯤 끝납니다. (3)(5) 주차는 안 돼요.") == ["오후 2시 30분쯤 끝납니다. (3)(5)", "주차는 안 돼요."]
+    assert texts("- 이 가운데 20일과 21일은 쉽니다. (2)") == ["이 가운데 20일과 21일은 쉽니다. (2)"]
+    assert texts("2권이면 18,000원인데요, 3권 이상이면 10% 할인돼요.") == ["2권이면 18,000원인데요", "3권 이상이면 10% 할인돼요."]
+    assert texts("세척은 원하면 1대당 20,000원을 더 내고 할 수 있습니다. (9)") == [
+        "세척은 원하면 1대당 20,000원을 더 내고 할 수 있습니다. (9)"]
