@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from .analysis import analyse_claim
 from .hangul import normalise
 from .matcher import Line, SourceIndex, index_for
+from .tables import read_tables
 from .values import NATIVE_NUMERAL_RE, Value, extract_values, native
 
 _EPS = 1e-6
@@ -194,8 +195,10 @@ def _multipliers(claim_values: list[Value]) -> list[tuple[float, str]]:
 # A factor the claim writes in its own arithmetic, with no unit after it: "3,000원 × 2 = 6,000원".
 _WRITTEN_FACTOR = re.compile(r"[×xX*]\s*(\d{1,2})(?![\d,.]|\s*(?:원|%|시간|분|일|명|회|번|개|장|권))")
 # A price per a unit the value reader does not know as a counter: "한 포트에 500원", "봉투당 1,000원".
-_PER_UNIT = re.compile(r"(?:(?<![가-힣])한|1)\s*([가-힣]{1,3})(?:\([^)]*\))?\s*(?:에|당|마다)\s*[\d,]+\s*원"
-                       r"|(?<![가-힣])([가-힣]{1,3})당\s*[\d,]+\s*원")
+# A table's column read with its header (``tables``) names the price between: "1되당 삯 9,000원", "공동구매가(1대) 60,000원".
+_PER_UNIT = re.compile(r"(?:(?<![가-힣])한|1)\s*([가-힣]{1,3})(?:\([^)]*\))?\s*(?:에|당|마다)\s*(?:[가-힣]{1,4}\s+)?[\d,]+\s*원"
+                       r"|(?<![가-힣])([가-힣]{1,3})당\s*[\d,]+\s*원"
+                       r"|[가-힣]\((?:1|한)\s*([가-힣]{1,3})\)\s*[\d,]+\s*원")
 
 
 def _lengths(claim: str, given: list[Line], *, ranged: bool = False) -> list[tuple[float, int, int | None, frozenset[int]]]:
@@ -210,11 +213,11 @@ def _lengths(claim: str, given: list[Line], *, ranged: bool = False) -> list[tup
 
 def _unit_counts(claim: str, given: list[Line]) -> list[tuple[float, str]]:
     """The claim's counts of a unit a line prices one of ("모종 6포트는 3,000원" of "한 포트에 500원"), as factors."""
-    units = {unit for line in given for seg in line.segments for found in _PER_UNIT.finditer(seg.text)
-             for unit in found.groups() if unit}
+    units = {unit for line in given for seg in line.segments for pattern in (_PER_UNIT, _PER_UNIT_TIME)
+             for found in pattern.finditer(seg.text) for unit in found.groups() if unit}
     out = []
     for unit in sorted(units):
-        pattern = rf"(?<![\d,.가-힣])(\d{{1,2}}|{NATIVE_NUMERAL_RE})\s*{re.escape(unit)}(?=[은는이가을를도만씩에과와]|[^가-힣]|$)"
+        pattern = rf"(?<![\d,.가-힣])(\d{{1,2}}|{NATIVE_NUMERAL_RE})\s*{re.escape(unit)}(?=[은는이가을를도만씩에과와면]|[^가-힣]|$)"
         for count in re.finditer(pattern, normalise(claim)):
             number = int(count.group(1)) if count.group(1).isdigit() else native(count.group(1))
             out.append((float(number), f"{number}{unit}"))
@@ -453,7 +456,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     5,000원 + 2,000원 = 32,000원 without 암벽화 4,000원, 초크 1,000원) is what a model's wrong total looks like, and
     reproducing it from some of the lines says nothing of whether the rest belonged in it.
     """
-    index = index_for(_lines(source))
+    index = index_for(read_tables(_lines(source)))
     wanted = set(lines)
     given = [line for line in index.lines if line.number in wanted and line.segments]
     claimed = _claim_values(normalise(claim))
@@ -725,6 +728,8 @@ def _found_duration(value: Value, times: list[tuple[Value, int]], durations: lis
 _EACH_TIME = re.compile(r"(?:1\s*회|회당|한\s*번|매\s*회)(?:에|당|마다)?\s*(?:[가-힣]+\s*){0,2}\d+\s*(?:시간|분)")
 _EACH_SUFFIX = re.compile(r"\s*씩")
 _EACH_DAY = re.compile(r"(?:하루|1\s*일)(?:에|당|마다)?\s*(?:[가-힣]+\s*){0,2}\d+\s*(?:시간|분)")
+# A length per one of a unit: "1되당 걸리는 시간 약 40분" (a table's column read with its header), "한 대에 1시간"
+_PER_UNIT_TIME = re.compile(r"(?:(?<![가-힣])한|(?<!\d)1)\s*([가-힣]{1,2})(?:에|당|마다)\s*(?:[가-힣]{1,4}\s+){0,2}(?:약\s*)?\d+\s*(?:시간|분)")
 
 
 def _repeated_lengths(given: list[Line], factors: list[tuple[float, str]]) -> list[tuple[float, frozenset[int], float, str]]:
@@ -744,7 +749,8 @@ def _repeated_lengths(given: list[Line], factors: list[tuple[float, str]]) -> li
             out += [(v.alts[0][0], frozenset({line.number}), count, f"{_number(count)}회") for v in seg.values
                     if v.kind == "dur" and _EACH_SUFFIX.match(seg.text, v.span[1]) for count in counts
                     if 1 < count <= 31 and count == int(count)]
-            units = ("회", "번") if _EACH_TIME.search(seg.text) else ("일",) if _EACH_DAY.search(seg.text) else ()
+            units = ("회", "번") if _EACH_TIME.search(seg.text) else ("일",) if _EACH_DAY.search(seg.text) else \
+                tuple(found.group(1) for found in _PER_UNIT_TIME.finditer(seg.text))
             for v in seg.values:
                 out += [(v.alts[0][0], frozenset({line.number}), factor, name) for factor, name in factors
                         if v.kind == "dur" and units and name.endswith(units) and factor == int(factor)]

@@ -918,3 +918,25 @@ def test_set_r_preconditions_tiers_item_rules_pending_rows_and_places_of_things(
     assert silent_on(hall, "문의처 | 언급 없음") == []
     assert silent_on(hall, "다음 할인 행사 날짜는 지금은 알 수 없어요.") == []
     assert silent_on(hall, "주차장 | 언급 없음") == ["주차장"]
+
+
+def test_a_table_row_is_read_with_its_header_by_the_computation() -> None:
+    """A notice's table row says its column's unit and whose price it is only through its header: "참기름 | 9,000원 |
+    약 40분" under "구분 | 1되당 삯 | 1되당 걸리는 시간" is 9,000원 and 약 40분 per 되, and "어른 | 어린이" columns label the
+    fares. So 9,000원 × 3되, 40분 × 3되 and 12,000원 × 2명 for adults are computations of that row; a header-less
+    pipe row and a row with another number of cells are read as written."""
+    from exercises.grounding.engine.compute import computation
+    from exercises.grounding.engine.tables import read_tables
+
+    mill = ["방앗간 (가상 자료)", "구분 | 1되당 삯 | 1되당 걸리는 시간", "참기름 | 9,000원 | 약 40분", "들기름 | 8,000원 | 약 35분",
+            "왕복 요금 | 어른 | 어린이(만 3~12세)", "야간 | 12,000원 | 8,000원"]
+    assert read_tables(tuple(mill))[2] == "참기름 1되당 삯 9,000원, 1되당 걸리는 시간 약 40분"
+    assert read_tables(tuple(mill))[5] == "야간 어른 12,000원, 어린이(만 3~12세) 8,000원"
+    assert computation(mill, "참기름은 1되에 9,000원이라 3되면 27,000원입니다.", [3]) is not None
+    assert computation(mill, "1되에 약 40분이 걸리니 3되는 2시간쯤 걸립니다.", [3]) is not None
+    assert computation(mill, "1되에 약 40분이 걸리니 3되는 3시간쯤 걸립니다.", [3]) is None
+    assert computation(mill, "야간 어른 2명: 12,000원 × 2 = 24,000원", [6]) is not None
+    washer = ["세척 (가상 자료)", "구분 | 공동구매가(1대) | 작업 시간(1대)", "벽걸이형 | 60,000원 | 약 1시간"]
+    assert computation(washer, "벽걸이형 2대: 60,000원 × 2 = 120,000원", [3]) is not None
+    assert read_tables(("가 | 9,000원", "나 | 8,000원")) == ("가 | 9,000원", "나 | 8,000원")  # no header: first row has an amount
+    assert read_tables(("구분 | 요금", "가 | 9,000원 | 비고")) == ("구분 | 요금", "가 | 9,000원 | 비고")
