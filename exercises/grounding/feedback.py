@@ -52,7 +52,7 @@ from .engine.checks import (
     value_conflicts,
 )
 from .engine.claims import is_advice, is_opinion, states_something
-from .engine.compute import computation
+from .engine.compute import calendar, computation
 from .engine.particles import attach
 from .groups import GROUP_BASIS, STALE_BASIS, Pins, effective_key, people_notes
 from .models import Attempt, Judgement, Relation
@@ -330,6 +330,28 @@ def computed(claim: ClaimContext) -> Finding | None:
                    % {"f": found.text})
 
 
+def weekdays(claim: ClaimContext) -> Finding | None:
+    """Dates and their weekdays, and nothing else, against the calendar the source's own dated weekdays fix, on
+    whichever line gives it (``compute.calendar``; outside its preconditions it says nothing)."""
+    if claim.judgement not in (Judgement.GROUNDED, Judgement.NO_DATA):
+        return None
+    found = calendar(list(claim.lines), claim.text)
+    if found is None:
+        return None
+    where = _lines_text(list(found.lines))
+    if found.agrees and claim.judgement == Judgement.GROUNDED:
+        return Finding(RIGHT, _("요일은 %(lines)s번 줄의 날짜로 계산됩니다: %(f)s. 근거가 맞습니다.")
+                       % {"lines": where, "f": found.text})
+    if found.agrees:
+        return Finding(REVIEW, _("%(lines)s번 줄의 날짜로 계산하면 이 요일이 맞습니다: %(f)s. 원문에서 계산되는 주장은 "
+                                 "근거입니다.") % {"lines": where, "f": found.text})
+    if claim.judgement == Judgement.NO_DATA:
+        return Finding(RIGHT, _("%(lines)s번 줄의 날짜로 계산하면 요일이 다릅니다: %(f)s. 자료없음이 맞습니다.")
+                       % {"lines": where, "f": found.text})
+    return Finding(REVIEW, _("%(lines)s번 줄의 날짜로 계산하면 요일이 다릅니다: %(f)s. 원문과 어긋나는 주장은 "
+                             "자료없음입니다.") % {"lines": where, "f": found.text})
+
+
 def incomplete_citation(claim: ClaimContext) -> Finding | None:
     """The claim's values follow from the source only with a line the learner did not cite."""
     if claim.judgement not in (Judgement.GROUNDED, Judgement.PENDING):
@@ -443,6 +465,7 @@ CHECKS: tuple[Check, ...] = (
     Check("restated", gettext_lazy("줄과 같은 말 (어미·순서만 다름)"), restated, _cites, final=True),
     Check("silence", gettext_lazy("원문에 없다는 주장"), silence, unkeyed, final=True),
     Check("computed", gettext_lazy("값 계산 (인용한 줄로)"), computed, _cites, final=True),
+    Check("weekdays", gettext_lazy("요일 계산 (원문의 날짜로)"), weekdays, _cites, final=True),
     Check("incomplete_citation", gettext_lazy("빠진 인용"), incomplete_citation, _cites),
     Check("values", gettext_lazy("값 대조 (시각·날짜·금액·수)"), values, _cites),
     Check("denied", gettext_lazy("부정이 반대인 같은 말"), denied, _cites),

@@ -590,6 +590,65 @@ def weekday_dates(text: str) -> set[tuple[str, str]]:
     return {(m.group(1), m.group(2) or m.group(3)) for m in _DATED_DAY.finditer(text)}
 
 
+_MONTH_DAY = re.compile(r"(\d{1,2})\s*월\s*\d{1,2}\s*일")
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """How the weekdays a claim gives its dates stand to the source's calendar: ``agrees`` or not, the steps shown
+    ("19일(금) − 13일 = 6일(토)", each with the weekday the calendar gives) and the dated lines they count from."""
+
+    agrees: bool
+    formulas: tuple[str, ...]
+    lines: tuple[int, ...]
+
+    @property
+    def text(self) -> str:
+        return ", ".join(self.formulas)
+
+
+def calendar(source: str | list[str], claim: str) -> Calendar | None:
+    """For a claim that says nothing but dates and their weekdays ("6일은 토요일입니다", "31일 | 수요일"): whether they
+    follow the calendar the source's own dated weekdays fix ("19일(금)"), on whichever lines those are.
+
+    Preconditions, else None (the site cannot tell): the source gives at least one date with its weekday and its
+    dated weekdays agree on one calendar; each date of the claim lies within two weeks of one of them (days come
+    without a month, and a month's end would break the count); no month other than one is named anywhere (a "2월 3일"
+    is not on January's calendar); and the claim says nothing else of the day (``_DATE_TALK``): "6일은 토요일이라
+    접수하지 않습니다" also states a rule, which this check does not read.
+    """
+    text = normalise(claim)
+    stated = weekday_dates(text)
+    lines = _lines(source)
+    if not stated or any(not word.light and word.stem not in _DATE_TALK
+                         for part in analyse_claim(_DATED_DAY.sub(" ", text)) for word in part.words):
+        return None
+    if len({month for line in (*lines, claim) for month in _MONTH_DAY.findall(normalise(line))}) > 1:
+        return None
+    anchors: dict[tuple[str, str], int] = {}
+    for number, line in enumerate(lines, start=1):
+        for pair in weekday_dates(normalise(line)):
+            anchors.setdefault(pair, number)
+    offsets = {(int(day) - _DAY_NAMES.index(name)) % 7 for day, name in anchors}
+    if len(offsets) != 1:
+        return None
+    offset = offsets.pop()
+    formulas, used = [], set()
+    agrees = True
+    for day, name in sorted(stated, key=lambda pair: int(pair[0])):
+        (near, near_name), number = min(anchors.items(), key=lambda item: (abs(int(item[0][0]) - int(day)),
+                                                                            int(item[0][0])))
+        gap = int(day) - int(near)
+        if abs(gap) > 14:
+            return None
+        right = _DAY_NAMES[(int(day) - offset) % 7]
+        agrees = agrees and right == name
+        step = f"{near}일({near_name})" if gap == 0 else f"{near}일({near_name}) {'+' if gap > 0 else '−'} {abs(gap)}일"
+        formulas.append(f"{step} = {day}일({right})")
+        used.add(number)
+    return Calendar(agrees=agrees, formulas=tuple(formulas), lines=tuple(sorted(used)))
+
+
 def _dated_steps(claim: str, given: list[Line]) -> list[tuple[str, frozenset[int]]] | None:
     """How each date's weekday the claim gives ("16일은 화요일", "13일(금)") follows from the lines, or None when one
     does not: "13일(금) 10시부터 14시까지 4시간" reproduces 4시간 but says nothing of whether 13일 is a Friday.
@@ -608,6 +667,9 @@ def _dated_steps(claim: str, given: list[Line]) -> list[tuple[str, frozenset[int
     unknown = sorted(stated - set(anchors), key=lambda pair: int(pair[0]))
     if not unknown:
         return []
+    if len({month for text in (claim, *(seg.text for line in given for seg in line.segments))
+            for month in _MONTH_DAY.findall(text)}) > 1:
+        return None  # "2월 3일" is not on the calendar of "1월 5일(화)": days are counted without months
     # Only the weekday: "16일(일): 오전 특별 접종" gets 16일's weekday right and puts an event no line gives on it.
     if any(not word.light and word.stem not in _DATE_TALK
            for part in analyse_claim(_DATED_DAY.sub(" ", normalise(claim))) for word in part.words):

@@ -940,3 +940,26 @@ def test_a_table_row_is_read_with_its_header_by_the_computation() -> None:
     assert computation(washer, "벽걸이형 2대: 60,000원 × 2 = 120,000원", [3]) is not None
     assert read_tables(("가 | 9,000원", "나 | 8,000원")) == ("가 | 9,000원", "나 | 8,000원")  # no header: first row has an amount
     assert read_tables(("구분 | 요금", "가 | 9,000원 | 비고")) == ("구분 | 요금", "가 | 9,000원 | 비고")
+
+
+def test_a_weekday_claim_is_checked_against_the_calendar_the_source_dates_fix_on_any_line() -> None:
+    """"6일은 토요일입니다" citing the application line is right when line 4 gives "19일(금)": 19일(금) − 13일 = 6일(토),
+    and the basis names line 4; "19일은 목요일" is told apart from the calendar. The check says nothing where its
+    basis fails: a claim that also states a rule, a date more than two weeks from every dated line, sources whose
+    dated weekdays disagree, or two months named."""
+    from exercises.grounding.engine.compute import calendar
+
+    notice = ["주차 신청 (가상 자료)", "신청 기간: 3일부터 12일까지 (토요일·일요일은 접수하지 않습니다)", "문의: 구청",
+              "배정 결과는 19일(금) 오후 2시에 알려 드립니다."]
+    found = calendar(notice, "6일은 토요일입니다.")
+    assert found is not None and found.agrees and found.lines == (4,) and "19일(금) − 13일 = 6일(토)" in found.text
+    wrong = calendar(notice, "19일은 목요일입니다.")
+    assert wrong is not None and not wrong.agrees
+    assert calendar(notice, "6일은 토요일이라 접수하지 않습니다.") is None
+    assert calendar(["가 (가상 자료)", "2일(월) 개강"], "30일은 월요일입니다.") is None  # four weeks on: a month may end
+    right = shown("6일은 토요일입니다.", "grounded", [2], lines=notice)
+    assert right["verdict"] == "right" and right["check"] == "weekdays" and "4번 줄" in right["basis"]
+    told = shown("19일은 목요일입니다.", "no_data", [4], lines=notice)
+    assert told["verdict"] == "right" and told["check"] == "weekdays"
+    assert calendar(["가 (가상 자료)", "1월 5일(화) 개강", "2월 3일 종강"], "2월 3일은 화요일입니다.") is None
+    assert calendar(["가 (가상 자료)", "5일(화) 개강, 7일(금) 종강"], "6일은 수요일입니다.") is None
