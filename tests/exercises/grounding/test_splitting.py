@@ -117,3 +117,13 @@ def test_several_citations_stay_with_their_sentence_and_nouns_in_nde_do_not_cut(
     assert texts("2권이면 18,000원인데요, 3권 이상이면 10% 할인돼요.") == ["2권이면 18,000원인데요", "3권 이상이면 10% 할인돼요."]
     assert texts("세척은 원하면 1대당 20,000원을 더 내고 할 수 있습니다. (9)") == [
         "세척은 원하면 1대당 20,000원을 더 내고 할 수 있습니다. (9)"]
+
+
+def test_who_the_asker_is_and_a_question_received_are_not_claims() -> None:
+    """"안녕하세요, 솔내동 주민이시군요!" and "질문 잘 받았어요." say nothing of the source; "담당은 원장님이 직접
+    가르치시네요" does."""
+    from exercises.grounding.engine.claims import aside_by_form
+
+    assert aside_by_form("안녕하세요, 솔내동 주민이시군요!")
+    assert aside_by_form("안녕하세요~ 질문 잘 받았어요.")
+    assert not aside_by_form("담당은 원장님이 직접 가르치시네요.")
