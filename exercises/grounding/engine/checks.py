@@ -23,10 +23,11 @@ from dataclasses import dataclass
 
 from .analysis import PLAN, POSSIBILITY, SILENCE_RE, UNSETTLED, Segment, analyse, analyse_claim
 from .claims import linked_clauses
-from .hangul import normalise, word_similarity
+from .hangul import Word, normalise, word_similarity
 from .lexicon import AMENITIES
 from .matcher import MATCHED as MATCHED_WORD
 from .matcher import Line, SourceIndex, _check_value, index_for, score
+from .tables import read_tables
 from .values import Value, compatible, extract_values
 
 _CERTAIN_KINDS = ("time", "date", "money", "dur")
@@ -541,12 +542,25 @@ def _line_matching(source: str | list[str], claim: str, cited: list[int], *, den
     claim_numerals = frozenset().union(*(_unread_numerals(part) for part in parts))
     if deny and len({analyse(clause, claim=True).negators % 2 for clause in linked_clauses(claim)}) > 1:
         return None  # one clause affirms and another denies ("20분 동안 쓸 수 있고 그 뒤에는 쓸 수 없습니다")
-    index = index_for(_lines(source))
-    by_number = {line.number: line for line in index.lines}
+    # A table row as written ("| 잠든 등대 | 60분 | 하 |") and read with its header ("잠든 등대 소요 시간 60분, 잠든
+    # 등대 난이도 하"): a claim may restate either, the whole row or one of its cells with the row's name.
+    plain, tabled = index_for(_lines(source)), index_for(read_tables(_lines(source)))
+    readings = [{line.number: line for line in plain.lines}]
+    if tabled is not plain:
+        readings.append({line.number: line for line in tabled.lines})
     for number in cited:
-        line = by_number.get(number)
-        if line is None or not line.segments:
-            continue
+        for line in [row for by_number in readings if (row := by_number.get(number)) is not None]:
+            if (said := _restating(line, parts, claim_words, claim_values, claim_days, claim_negators, claim_cues,
+                                   claim_numerals, deny=deny)) is not None:
+                return said
+    return None
+
+
+def _restating(line: Line, parts: list[Segment], claim_words: list[Word], claim_values: list[Value],
+               claim_days: frozenset[int], claim_negators: int, claim_cues: frozenset[str],
+               claim_numerals: frozenset[str], *, deny: bool) -> int | None:
+    """``line``'s number when the claim says one of its restatable parts (with the opposite negation if ``deny``)."""
+    if line.segments:
         for segments in _restatable_parts(line):
             if deny:
                 line_negators = sum(seg.negators for seg in segments)
@@ -554,10 +568,10 @@ def _line_matching(source: str | list[str], claim: str, cited: list[int], *, den
                     continue
                 if _same_statement(segments, claim_words, claim_values, claim_days, 1 - claim_negators, claim_cues,
                                    claim_numerals):
-                    return number
+                    return line.number
             elif _same_statement(segments, claim_words, claim_values, claim_days, claim_negators, claim_cues,
                                  claim_numerals):
-                return number
+                return line.number
     return None
 
 

@@ -3,7 +3,7 @@
 Notices put prices and times in tables: "구분 | 1되당 삯 | 1되당 걸리는 시간" over "참기름 | 9,000원 | 약 40분". The row
 alone does not say that 9,000원 is per 되, or that 12,000원 is the adult's fare; its header does. A model answering
 from the notice reads the row with its header ("참기름은 1되에 9,000원이라 3되면 27,000원"), so the computation check
-reads it so too: "참기름 1되당 삯 9,000원, 1되당 걸리는 시간 약 40분". The line keeps its number; only its reading changes.
+reads it so too: "참기름 1되당 삯 9,000원, 참기름 1되당 걸리는 시간 약 40분". The line keeps its number; only its reading changes.
 
 What counts as a table, by form alone: two or more lines in a row whose cells are split by "|"; the first of them is
 the header when it states no amount and no clock time (a notice's table names its columns before its rows), and so is
@@ -28,7 +28,8 @@ def _cells(line: str) -> list[str] | None:
 
 
 def read_tables(lines: tuple[str, ...]) -> tuple[str, ...]:
-    """``lines`` with each table row under a header read as "<first cell> <column> <cell>, <column> <cell>…"."""
+    """``lines`` with each table row under a header read as "<first cell> <column> <cell>, <first cell> <column> <cell>…":
+    the row's first cell names what every cell of it is about ("4~6통 … 오후 위주" is not 1~3통's time)."""
     out = list(lines)
     index = 0
     while index < len(lines):
@@ -49,6 +50,6 @@ def read_tables(lines: tuple[str, ...]) -> tuple[str, ...]:
                 header = cells  # a second table right under a table of prices: its own header
                 continue
             if len(cells) == len(header):
-                out[number] = cells[0] + " " + ", ".join(f"{name} {cell}" for name, cell in zip(header[1:], cells[1:],
-                                                                                                   strict=True))
+                out[number] = ", ".join(f"{cells[0]} {name} {cell}" for name, cell in zip(header[1:], cells[1:],
+                                                                                          strict=True))
     return tuple(out)

@@ -930,8 +930,8 @@ def test_a_table_row_is_read_with_its_header_by_the_computation() -> None:
 
     mill = ["방앗간 (가상 자료)", "구분 | 1되당 삯 | 1되당 걸리는 시간", "참기름 | 9,000원 | 약 40분", "들기름 | 8,000원 | 약 35분",
             "왕복 요금 | 어른 | 어린이(만 3~12세)", "야간 | 12,000원 | 8,000원"]
-    assert read_tables(tuple(mill))[2] == "참기름 1되당 삯 9,000원, 1되당 걸리는 시간 약 40분"
-    assert read_tables(tuple(mill))[5] == "야간 어른 12,000원, 어린이(만 3~12세) 8,000원"
+    assert read_tables(tuple(mill))[2] == "참기름 1되당 삯 9,000원, 참기름 1되당 걸리는 시간 약 40분"
+    assert read_tables(tuple(mill))[5] == "야간 어른 12,000원, 야간 어린이(만 3~12세) 8,000원"
     assert computation(mill, "참기름은 1되에 9,000원이라 3되면 27,000원입니다.", [3]) is not None
     assert computation(mill, "1되에 약 40분이 걸리니 3되는 2시간쯤 걸립니다.", [3]) is not None
     assert computation(mill, "1되에 약 40분이 걸리니 3되는 3시간쯤 걸립니다.", [3]) is None
@@ -963,3 +963,18 @@ def test_a_weekday_claim_is_checked_against_the_calendar_the_source_dates_fix_on
     assert told["verdict"] == "right" and told["check"] == "weekdays"
     assert calendar(["가 (가상 자료)", "1월 5일(화) 개강", "2월 3일 종강"], "2월 3일은 화요일입니다.") is None
     assert calendar(["가 (가상 자료)", "5일(화) 개강, 7일(금) 종강"], "6일은 수요일입니다.") is None
+
+
+def test_a_cell_of_a_table_row_is_restated_with_the_rows_name_and_its_column() -> None:
+    """"야간 월 요금 | 20,000원" says one cell of the row "야간 | 20,000원 | 오후 7시 ~ 오전 9시" under "구분 | 월 요금 |
+    이용 시간": 근거, with the row's line. A cell without the row's name, or with another value, is no restatement,
+    and a claim that repeats the whole row as written still restates it."""
+    from exercises.grounding.engine.checks import restated_line
+
+    parking = ["주차 (가상 자료)", "구분 | 월 요금 | 이용 시간", "주간 | 15,000원 | 오전 8시 ~ 오후 8시",
+               "야간 | 20,000원 | 오후 7시 ~ 다음 날 오전 9시"]
+    assert restated_line(parking, "야간 월 요금 | 20,000원", [4]) == 4
+    assert restated_line(parking, "야간 월 요금은 20,000원입니다.", [4]) == 4
+    assert restated_line(parking, "월 요금 | 20,000원", [4]) is None
+    assert restated_line(parking, "야간 월 요금 | 25,000원", [4]) is None
+    assert restated_line(parking, "| 야간 | 20,000원 | 오후 7시 ~ 다음 날 오전 9시 |", [4]) == 4
