@@ -340,15 +340,15 @@ def weekdays(claim: ClaimContext) -> Finding | None:
         return None
     where = _lines_text(list(found.lines))
     if found.agrees and claim.judgement == Judgement.GROUNDED:
-        return Finding(RIGHT, _("요일은 %(lines)s번 줄의 날짜로 계산됩니다: %(f)s. 근거가 맞습니다.")
+        return Finding(RIGHT, _("요일은 %(lines)s번 줄의 날짜에서 나옵니다: %(f)s. 근거가 맞습니다.")
                        % {"lines": where, "f": found.text})
     if found.agrees:
-        return Finding(REVIEW, _("%(lines)s번 줄의 날짜로 계산하면 이 요일이 맞습니다: %(f)s. 원문에서 계산되는 주장은 "
-                                 "근거입니다.") % {"lines": where, "f": found.text})
+        return Finding(REVIEW, _("%(lines)s번 줄의 날짜로 보면 이 요일이 맞습니다: %(f)s. 원문에서 나오거나 계산되는 "
+                                 "주장은 근거입니다.") % {"lines": where, "f": found.text})
     if claim.judgement == Judgement.NO_DATA:
-        return Finding(RIGHT, _("%(lines)s번 줄의 날짜로 계산하면 요일이 다릅니다: %(f)s. 자료없음이 맞습니다.")
+        return Finding(RIGHT, _("%(lines)s번 줄의 날짜로 보면 요일이 다릅니다: %(f)s. 자료없음이 맞습니다.")
                        % {"lines": where, "f": found.text})
-    return Finding(REVIEW, _("%(lines)s번 줄의 날짜로 계산하면 요일이 다릅니다: %(f)s. 원문과 어긋나는 주장은 "
+    return Finding(REVIEW, _("%(lines)s번 줄의 날짜로 보면 요일이 다릅니다: %(f)s. 원문과 어긋나는 주장은 "
                              "자료없음입니다.") % {"lines": where, "f": found.text})
 
 

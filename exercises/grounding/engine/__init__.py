@@ -29,7 +29,7 @@ from .checks import (
     verbatim_line,
 )
 from .claims import aside_by_form, claim_pieces, is_advice, is_wish, not_a_claim, strip_markdown
-from .compute import computation, weekday_dates
+from .compute import calendar, computation, weekday_dates
 from .hangul import WORD_RE, normalise
 from .matcher import GROUNDED, HOLD, NO_SOURCE, UNSURE, index_for, not_found, suggest_one
 from .particles import attach
@@ -177,6 +177,12 @@ def _follows(source: str | list[str], claim: str, lines: list[int]) -> str:
     restated = restated_line(source, claim, lines[:1])
     if restated is not None and not leaves_open(source, restated):  # as the restated check: 보류 or 근거 is a person's
         return f"{restated}번 줄과 같은 말"
+    # as the weekdays check: dates and weekdays only, on the source's calendar; said as a statement or a table row,
+    # not a heading that names a day ("16일(화) 둘째 날")
+    days = calendar(source, claim)
+    words = WORD_RE.findall(normalise(claim))
+    if days is not None and days.agrees and ("|" in claim or (words and words[-1].endswith(PREDICATE_ENDINGS))):
+        return f"{'·'.join(str(n) for n in days.lines)}번 줄의 날짜로: {days.text}"
     if weekday_dates(normalise(claim)):
         # "3일은 수요일이에요": a weekday counted from the dates the source gives with theirs ("2일(화)"), wherever they are
         # (the check itself takes only a claim that says nothing but dates and weekdays, on one calendar)

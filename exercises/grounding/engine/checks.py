@@ -588,7 +588,13 @@ def _restatable_parts(line: Line) -> list[tuple[Segment, ...]]:
                 parts += [sentence] + ([(segment,) for segment in sentence] if len(sentence) > 1 else [])
     if not line.cues:
         parts += [(item,) for item in _items(line.segments)]
-    return parts
+        # a sentence in brackets, a statement of its own: "… 방문 신청 (전화 신청은 받지 않습니다)"
+        parts += [index_for((found.group(1),)).lines[0].segments for segment in line.segments
+                  for found in _BRACKETED_SENTENCE.finditer(segment.text)]
+    return [part for part in parts if part]
+
+
+_BRACKETED_SENTENCE = re.compile(r"\(([^()]*[가-힣]\s+[^()]*[가-힣](?:다|요))\.?\)")
 
 
 _SENTENCE_CLOSE = re.compile(r"[.!?。]\s*$")

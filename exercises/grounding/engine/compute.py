@@ -643,8 +643,8 @@ def calendar(source: str | list[str], claim: str) -> Calendar | None:
             return None
         right = _DAY_NAMES[(int(day) - offset) % 7]
         agrees = agrees and right == name
-        step = f"{near}일({near_name})" if gap == 0 else f"{near}일({near_name}) {'+' if gap > 0 else '−'} {abs(gap)}일"
-        formulas.append(f"{step} = {day}일({right})")
+        formulas.append(f"{day}일({right})" if gap == 0 else
+                        f"{near}일({near_name}) {'+' if gap > 0 else '−'} {abs(gap)}일 = {day}일({right})")
         used.add(number)
     return Calendar(agrees=agrees, formulas=tuple(formulas), lines=tuple(sorted(used)))
 

@@ -978,3 +978,22 @@ def test_a_cell_of_a_table_row_is_restated_with_the_rows_name_and_its_column() -
     assert restated_line(parking, "월 요금 | 20,000원", [4]) is None
     assert restated_line(parking, "야간 월 요금 | 25,000원", [4]) is None
     assert restated_line(parking, "| 야간 | 20,000원 | 오후 7시 ~ 다음 날 오전 9시 |", [4]) == 4
+
+
+def test_a_sentence_in_brackets_is_restated_alone_and_a_copied_weekday_is_hinted() -> None:
+    """"(전화 신청은 받지 않습니다)" is a statement of its own inside its line: "전화 신청은 받지 않습니다" restates it
+    (and "전화 신청도 받습니다" does not). "19일은 금요일이에요" copies the weekday line 4 gives: the hint says 근거 with
+    that line; a heading that names the day ("19일(금) 발표") gets no such hint."""
+    from exercises.grounding.engine import suggest
+    from exercises.grounding.engine.checks import restated_line
+    from exercises.grounding.engine.compute import calendar
+
+    notice = ["주차 신청 (가상 자료)", "신청 방법: 누리집에서 온라인 신청, 또는 주민센터 방문 신청 (전화 신청은 받지 않습니다)",
+              "문의: 구청", "배정 결과는 19일(금) 오후 2시에 알려 드립니다."]
+    assert restated_line(notice, "전화 신청은 받지 않습니다.", [2]) == 2
+    assert restated_line(notice, "전화 신청도 받습니다.", [2]) is None
+    copied = calendar(notice, "19일은 금요일이에요.")
+    assert copied is not None and copied.agrees and copied.text == "19일(금)"
+    hint = suggest(notice, ["19일은 금요일이에요."])[0]
+    assert hint.shown == "근거" and "4번 줄" in hint.basis
+    assert suggest(notice, ["19일(금) 발표"])[0].shown != "근거"
