@@ -459,12 +459,27 @@ def sentence_spans(text: str, *, claims_only: bool = False) -> list[tuple[int, i
             begin = end
         spans.append((begin, line_end))
         line_start = line_end + 1
+    trimmed = [_trim(text, start, end, "") for start, end in spans]
     out = []
-    for start, end in spans:
-        start, end = _trim(text, start, end, "")
+    for index, (start, end) in enumerate(trimmed):
+        if claims_only and _opener(text, trimmed, index):
+            continue
         if letters(text[start:end]) >= _MIN_LETTERS and not (claims_only and not_a_claim(text[start:end])):
             out.append((start, end))
     return out
+
+
+_BARE_GREETING = re.compile(r"^\s*(?:안녕하세요|반갑습니다)(?:\s*(?:어르신|고객님|회원님|여러분|선생님))?[^가-힣0-9]*$")
+
+
+def _opener(text: str, spans: list[tuple[int, int]], index: int) -> bool:
+    """The remark right after a bare greeting on its line ("안녕하세요! 참기름 짜러 가시는군요."): the two are one opener,
+    and no claim; the greeting itself is left out as ``not_a_claim``."""
+    if index == 0:
+        return False
+    (before_start, before_end), (start, end) = spans[index - 1], spans[index]
+    return (bool(_BARE_GREETING.match(text[before_start:before_end])) and "\n" not in text[before_end:start]
+            and aside_by_form(text[start:end]))
 
 
 _TABLE_ROW = re.compile(r"\s*\|.*\|\s*")

@@ -127,3 +127,10 @@ def test_who_the_asker_is_and_a_question_received_are_not_claims() -> None:
     assert aside_by_form("안녕하세요, 솔내동 주민이시군요!")
     assert aside_by_form("안녕하세요~ 질문 잘 받았어요.")
     assert not aside_by_form("담당은 원장님이 직접 가르치시네요.")
+
+
+def test_a_greeting_and_the_remark_after_it_are_one_opener_and_no_claim() -> None:
+    """"안녕하세요! 참기름 짜러 가시는군요." opens the answer: neither part is a claim to mark. A claim after a greeting
+    ("안녕하세요! 토요일은 쉽니다.") stays, and so does a remark on a line of its own."""
+    assert texts("안녕하세요! 참기름 짜러 가시는군요. 참깨 3되면 27,000원이에요.") == ["참깨 3되면 27,000원이에요."]
+    assert texts("안녕하세요! 토요일은 쉽니다.") == ["토요일은 쉽니다."]
