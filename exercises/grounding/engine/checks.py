@@ -21,7 +21,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .analysis import PLAN, POSSIBILITY, SILENCE_RE, UNSETTLED, Segment, analyse, analyse_claim
+from .analysis import (
+    PLAN,
+    POSSIBILITY,
+    SILENCE_RE,
+    UNSETTLED,
+    Segment,
+    analyse,
+    analyse_claim,
+    analyse_line,
+)
 from .claims import linked_clauses
 from .hangul import Word, normalise, word_similarity
 from .lexicon import AMENITIES
@@ -589,7 +598,7 @@ def _restatable_parts(line: Line) -> list[tuple[Segment, ...]]:
     if not line.cues:
         parts += [(item,) for item in _items(line.segments)]
         # a sentence in brackets, a statement of its own: "… 방문 신청 (전화 신청은 받지 않습니다)"
-        parts += [index_for((found.group(1),)).lines[0].segments for segment in line.segments
+        parts += [analyse_line(found.group(1)) for segment in line.segments
                   for found in _BRACKETED_SENTENCE.finditer(segment.text)]
     return [part for part in parts if part]
 

@@ -123,10 +123,10 @@ def _count_stated(value: Value) -> bool:
 # A price for what lies over a threshold ("1m를 넘으면 1m마다 3,000원", "초과 1시간당"): the count it multiplies is the
 # part over the threshold, which the check does not work out, so "3,000원 × 3m" of a 3 m hose backs nothing.
 _OVER = re.compile(r"넘(?:으면|는|을|어|긴)|초과")
-# The claim's own rule of which items a price applies to ("두 번째 대부터 10,000원씩"): when no used line says
-# so, a total that happens to match does not back the rule.
 # The claim counts only what lies over the threshold itself ("나머지 2m는 1m마다 3,000원"): its product may stand.
 _THE_EXCESS = re.compile(r"(?<![가-힣])(?:나머지|넘는|넘은|초과분?|추가)\s*\d")
+# The claim's own rule of which items a price applies to ("두 번째 대부터 10,000원씩"): when no used line says
+# so, a total that happens to match does not back the rule.
 _ORDINAL_FROM = re.compile(r"(?:두|세|네|다섯|\d{1,2})\s*(?:번\s*)?째\s*(?:[가-힣]{1,4}\s*)?부터")
 
 
