@@ -118,10 +118,13 @@ BLIND_Q = DATA / "grounding_blind_2026-12-07q.yaml"  # measured once blind on 20
 # Set R: the same brief, written 2026-12-07 before that session's engine changes (committed 0d062a0 unread); run once
 # on that session's final engine, development data since (the next session).
 BLIND_R = DATA / "grounding_blind_2026-12-07r.yaml"  # measured once blind on 2026-12-07; development data since
-# Set S: the same brief, written 2026-12-07 (evening) by a helper while this session's changes were made, from set M's
-# header and set G's layout only (committed cb91c6f unread); run once on the session's final engine.
-BLIND_S = DATA / "grounding_blind_2026-12-07s.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-s")
+# Set S: the same brief, written 2026-12-07 by a helper while that session's changes were made, from set M's header and
+# set G's layout only (committed cb91c6f unread); run once on that session's engine (f62252f), development data since.
+BLIND_S = DATA / "grounding_blind_2026-12-07s.yaml"  # measured once blind on 2026-12-07; development data since
+# Set T: the same brief, written 2026-12-07 by a helper while this session's changes from S were made, from set M's
+# header and set G's layout only (committed 8abde13 unread); run once on the session's final engine.
+BLIND_T = DATA / "grounding_blind_2026-12-07t.yaml"
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-t")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -500,9 +503,10 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
     answer_sets.append(("dev-p", BLIND_P))  # likewise
     answer_sets.append(("dev-q", BLIND_Q))  # likewise
     answer_sets.append(("dev-r", BLIND_R))  # likewise
+    answer_sets.append(("dev-s", BLIND_S))  # likewise
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
                                   ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-i", BLIND_I),
-                                  ("blind-m", BLIND_M), ("blind-s", BLIND_S)):
+                                  ("blind-m", BLIND_M), ("blind-t", BLIND_T)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:

@@ -446,7 +446,9 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
     # Nor does a question word ("언제 여는지"), nor the verb of a "…할 때" clause: "비 올 때 안내" names the rain, and a
     # line says "비가 오면".
     when_verbs = set(_WHEN_VERB.findall(clause))
-    named = [w for w in rest.words if not w.light and w.stem not in _QUESTION_WORDS and w.surface not in when_verbs]
+    # nor the verb of a "…면" condition ("반납이 늦어지면"): it names when, not a thing a line could lack
+    named = [w for w in rest.words if not w.light and w.stem not in _QUESTION_WORDS and w.surface not in when_verbs
+             and not (w.surface.endswith("면") and w.surface != w.stem)]
     if not named or extract_values(norm)[0]:
         return []  # a value anywhere in the claim ("… 알 수 없으니 13일 개최 여부는 …") is more than a silence
     index = index_for(_lines(source))
@@ -457,11 +459,22 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
     objects = {i + 1 for i, word in enumerate(named[:-1]) if word.surface.endswith(("을", "를"))}
     things = [word for i, word in enumerate(named) if word.stem not in _ABOUT_WORDS and i not in objects
               and not _ASKS_WHETHER.fullmatch(word.surface)] or named
-    if any(all(index.match(word, line) >= MATCHED_WORD or _place_of(word.stem, line) for word in things)
-           for line in live):
+    def named_on(word: Word, line: Line) -> bool:
+        return index.match(word, line) >= MATCHED_WORD or _place_of(word.stem, line)
+
+    if any(all(named_on(word, line) for word in things) for line in live):
         return []
-    # "나이 제한은 따로 적혀 있지 않아요" of a notice whose line says "만 13세 이상": an age is named by its figure.
+    # "사다리 반납이 늦어지면 연체료가 있는지는 안내문에 없어요" of a notice with "반납이 하루 늦을 때마다 연체료
+    # 1,000원" on one line and 사다리 on another: a rule for every item may cover the one named apart.
+    if len(things) >= 3 and any(sum(not named_on(word, line) for word in things) == 1
+                                and all(any(named_on(word, other) for other in live) for word in things)
+                                for line in live):
+        return []
+    # "나이 제한은 따로 적혀 있지 않아요" of a notice whose line says "만 13세 이상": an age is named by its figure, and
+    # "주소가 안 나와 있어요" of one that gives "(바람로 15)": an address by its road and number.
     if _AGE_WORDS.search(clause) and any(_AGE_FIGURE.search(line) for line in _lines(source)):
+        return []
+    if _ADDRESS_WORDS.search(clause) and any(_ADDRESS_FIGURE.search(line) for line in _lines(source)):
         return []
     return [word.stem for word in named]
 
@@ -476,6 +489,8 @@ def _place_of(stem: str, line: Line) -> bool:
 
 _ASKS_WHETHER = re.compile(r"(?:되|하|해야\s*하|있|없|가능한|괜찮은|필요한|맞)(?:는지|은지|을지)[가-힣]{0,3}")
 _AGE_WORDS = re.compile(r"나이|연령|(?<![가-힣])몇\s*살|(?<![0-9가-힣])살(?:부터|까지|이상|이하)")
+_ADDRESS_WORDS = re.compile(r"주소|위치")
+_ADDRESS_FIGURE = re.compile(r"[가-힣](?:로|길|대로)\s*\d{1,4}(?:-\d{1,4})?(?![\d가-힣])")
 _AGE_FIGURE = re.compile(r"\d\s*(?:세|살)(?![가-힣])|\d\s*(?:세|살)\s*(?:이상|이하|미만|초과|부터|까지)|초등학생|중학생|고등학생"
                          r"|미취학|어린이|성인|청소년|노인|어르신")
 
@@ -485,6 +500,9 @@ _WHEN_VERB = re.compile(r"([가-힣]+)\s*때(?![가-힣])")
 
 _FEE_OF = re.compile(r"(?:비|료|요금|이용료|장|실|권)$")
 _SUBJECT_PARTICLES = ("은", "는", "이", "가", "도", "에는", "에서는")
+
+
+_TO_THE_READER = re.compile(r"[가-힣](?:세요|십시오)[^가-힣]*$")
 
 
 def absent_subjects(source: str | list[str], claim: str) -> list[str]:
@@ -507,6 +525,8 @@ def absent_subjects(source: str | list[str], claim: str) -> list[str]:
         return []
     out = []
     for part in parts:
+        if _TO_THE_READER.search(part.text):
+            continue  # "…간식은 두고 가세요": the reader's errand, not a thing the source is said to have
         for word in part.words:
             if word.stem not in AMENITIES and not any(word.stem.endswith(a) for a in AMENITIES if len(a) >= 2):
                 continue

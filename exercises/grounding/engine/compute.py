@@ -94,7 +94,7 @@ def _beyond_the_check(index: SourceIndex, claim: str, formulas: list[str], used:
         return True
     if any(_ROUNDING.search(seg.text) for line in used for seg in line.segments):
         return True
-    if _extra_left_out(formulas, used) or _duration_left_out(formulas, used):
+    if _extra_left_out(formulas, used) or _duration_left_out(formulas, used) or _bundle_left_out(claim, formulas, used):
         return True
     if _tier_multiplied(formulas, used) and not _THE_EXCESS.search(normalise(claim)):
         return True
@@ -135,6 +135,21 @@ def _tier_multiplied(formulas: list[str], used: list[Line]) -> bool:
     multiplied = {found.group(1) for formula in formulas for found in re.finditer(r"([\d,]+원)\s*×", formula)}
     return any(amount in seg.text and _OVER.search(seg.text)
                for amount in multiplied for line in used for seg in line.segments)
+
+
+# A price for several taken together ("두 회차를 함께 신청하면 15,000원", "세트로 사면"): a product of the single price
+# by a count may be what the line prices otherwise, unless the claim says it pays them apart ("따로 내면 32,000원").
+_BUNDLE = re.compile(r"함께|같이|묶음|세트|패키지|한꺼번에|모두\s*신청|동시에")
+_APART = re.compile(r"따로|각각|개별|낱[가-힣]|하나씩|한\s*(?:장|개|권|병)씩")
+
+
+def _bundle_left_out(claim: str, formulas: list[str], used: list[Line]) -> bool:
+    """A product from a line that also gives a bundle's price the formulas never used (``_BUNDLE``)."""
+    if "×" not in " ".join(formulas) or _APART.search(normalise(claim)):
+        return False
+    shown = " ".join(formulas)
+    return any(v.kind == "money" and _money(v.alts[0][0]) not in shown
+               for line in used for seg in line.segments if _BUNDLE.search(seg.text) for v in seg.values)
 
 
 _EXTRA = re.compile(r"별도|추가|따로")

@@ -997,3 +997,26 @@ def test_a_sentence_in_brackets_is_restated_alone_and_a_copied_weekday_is_hinted
     hint = suggest(notice, ["19일은 금요일이에요."])[0]
     assert hint.shown == "근거" and "4번 줄" in hint.basis
     assert suggest(notice, ["19일(금) 발표"])[0].shown != "근거"
+
+
+def test_set_s_preconditions_addresses_bundles_rules_for_every_item_and_errands() -> None:
+    """From set S's misses, each a check or hint that spoke outside its basis:
+    - "주소가 안 나와 있어요" of a notice that gives "(바람로 15)": an address is named by its road and number;
+    - "8,000원 × 2회 × 2명 = 32,000원" from a line that prices the two sessions together ("두 회차를 함께 신청하면
+      15,000원") backs nothing, unless the claim pays them apart ("따로 내면");
+    - "사다리 반납이 늦어지면 연체료가 있는지는 안내문에 없어요" of a notice whose late-return rule covers every item:
+      no silence (the verb of a "…면" condition names no thing);
+    - "간식은 두고 가세요" is the reader's errand: no 'absent subject'."""
+    from exercises.grounding.engine.checks import absent_subjects, silent_on
+    from exercises.grounding.engine.compute import computation
+
+    hall = ["교실 (가상 자료)", "장소: 복지관 2층 교육실 (바람로 15)",
+            "참가비: 회당 8,000원, 두 회차를 함께 신청하면 15,000원",
+            "대여료: 드릴 1일 2,000원, 사다리 1일 3,000원", "반납이 하루 늦을 때마다 연체료 1,000원이 붙습니다.",
+            "교실 안에는 외부 음식을 가져올 수 없습니다."]
+    assert silent_on(hall, "안내문에 복지관 주소가 안 나와 있어요.") == []
+    assert computation(hall, "참가비: 32,000원 (회당 8,000원 × 2회 × 2명)", [3]) is None
+    assert computation(hall, "회당 8,000원씩 따로 내면 두 명 두 번에 32,000원이에요.", [3]) is not None
+    assert silent_on(hall, "사다리 반납이 늦어지면 연체료가 있는지는 안내문에 없어요.") == []
+    assert silent_on(hall, "주차 요금은 안내문에 없어요.") != []
+    assert absent_subjects(hall, "외부 음식은 가져갈 수 없으니 간식은 두고 가세요.") == []
