@@ -209,6 +209,8 @@ def _multipliers(claim_values: list[Value]) -> list[tuple[float, str]]:
 
 # A factor the claim writes in its own arithmetic, with no unit after it: "3,000원 × 2 = 6,000원".
 _WRITTEN_FACTOR = re.compile(r"[×xX*]\s*(\d{1,2})(?![\d,.]|\s*(?:원|%|시간|분|일|명|회|번|개|장|권))")
+# A count with its unit the claim multiplies by in its own arithmetic: "2,000원 × 3일 = 6,000원".
+_WRITTEN_COUNT = re.compile(r"[×xX*]\s*(\d{1,2})\s*(일|명|회|번|개|장|권|대|박|시간|주|달|개월)(?![가-힣])")
 # A price per a unit the value reader does not know as a counter: "한 포트에 500원", "봉투당 1,000원".
 # A table's column read with its header (``tables``) names the price between: "1되당 삯 9,000원", "공동구매가(1대) 60,000원".
 _PER_UNIT = re.compile(r"(?:(?<![가-힣])한|1)\s*([가-힣]{1,3})(?:\([^)]*\))?\s*(?:에|당|마다)\s*(?:[가-힣]{1,4}\s+)?[\d,]+\s*원"
@@ -589,6 +591,11 @@ def _result_reproduced(claim: str, results: list[float], formulas: list[str]) ->
         return True
     # every factor it writes is one a formula used: "500원 × 2점 × 3일 = 1,500원" drops its 2점
     if any(not re.search(rf"× {factor}(?!\d)", " ".join(formulas)) for factor in _WRITTEN_FACTOR.findall(normalise(claim))):
+        return False
+    # and so is every count with its unit it multiplies by ("2,000원 × 3일"): "2,000원 + 3,000원 + 1,000원" reaches the
+    # same 6,000원 from other figures of the lines, and says nothing of the claim's product
+    if any(not re.search(rf"× {count}(?![\d,.])", " ".join(formulas))  # its unit may be named otherwise (5회, 5번)
+           for count, _unit in _WRITTEN_COUNT.findall(normalise(claim))):
         return False
     stated = _claim_values(found.group(1))
     amounts = [value.alts[0][0] for value, _ in stated or () if value.kind == "money"]

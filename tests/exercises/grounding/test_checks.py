@@ -1020,3 +1020,17 @@ def test_set_s_preconditions_addresses_bundles_rules_for_every_item_and_errands(
     assert silent_on(hall, "사다리 반납이 늦어지면 연체료가 있는지는 안내문에 없어요.") == []
     assert silent_on(hall, "주차 요금은 안내문에 없어요.") != []
     assert absent_subjects(hall, "외부 음식은 가져갈 수 없으니 간식은 두고 가세요.") == []
+
+
+def test_a_claims_own_product_is_reproduced_as_a_product_or_not_at_all() -> None:
+    """"2,000원 × 3일 = 6,000원" citing the price line and the late-fee line: 2,000원 + 3,000원 + 1,000원 also makes
+    6,000원, but it is not the claim's product, so it backs nothing; citing the price line alone gives 2,000원 × 3일.
+    A count the line names otherwise ("5회", "5번") still counts."""
+    from exercises.grounding.engine.compute import computation
+
+    shed = ["공구 대여 (가상 자료)", "대여료: 드릴 1일 2,000원, 사다리 1일 3,000원",
+            "반납이 하루 늦을 때마다 연체료 1,000원이 붙습니다.", "봉사 1회에 2시간을 인정합니다."]
+    assert computation(shed, "드릴: 2,000원 × 3일 = 6,000원", [2, 3]) is None
+    found = computation(shed, "드릴: 2,000원 × 3일 = 6,000원", [2])
+    assert found is not None and "2,000원 × 3일 = 6,000원" in found.text
+    assert computation(shed, "봉사시간: 2시간 × 5회 = 10시간", [4]) is not None
