@@ -15,8 +15,8 @@ worker_class = "gthread"
 # at most LAB_RUN_HOLD_MAX (12) per process, so eight threads always answer pages at once. With fewer
 # holds than a class clicking at once, the rest were answered at once and asked again at once: on
 # 7 December that spin cost 60-80 ms of CPU per run (README, Performance). Each thread may keep a
-# PostgreSQL connection: processes x threads must stay under the server's max_connections. The same
-# GUNICORN_THREADS is read by the settings, whose system check labs.W004 keeps LAB_RUN_HOLD_MAX below it.
+# PostgreSQL connection: processes x threads must stay under the server's max_connections. The settings
+# read this value (settings.GUNICORN_THREADS), and their system check labs.W004 keeps LAB_RUN_HOLD_MAX below it.
 threads = int(os.environ.get("GUNICORN_THREADS", "20"))
 # A burst of a whole class must queue in the kernel, not be refused.
 backlog = int(os.environ.get("GUNICORN_BACKLOG", "2048"))

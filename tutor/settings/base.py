@@ -14,6 +14,7 @@ from typing import Any
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
+from tutor import gunicorn_conf
 from tutor.keys import load_or_create_seal_keys
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -297,9 +298,9 @@ LAB_QUEUE_CAPACITY_CACHE_SECONDS = float(os.environ.get("LAB_QUEUE_CAPACITY_CACH
 # below GUNICORN_THREADS; three processes x 12 hold a class of 30 clicking at once without anyone polling).
 LAB_RUN_HOLD_SECONDS = float(os.environ.get("LAB_RUN_HOLD_SECONDS", "5"))
 LAB_RUN_HOLD_MAX = int(os.environ.get("LAB_RUN_HOLD_MAX", "12"))
-# The web server's threads per process, as tutor/gunicorn_conf.py reads them (same variable, same default): the
+# The web server's threads per process, read from tutor/gunicorn_conf.py itself (one default, one variable): the
 # system check labs.W004 keeps LAB_RUN_HOLD_MAX below it, so held run pages never take every thread.
-GUNICORN_THREADS = int(os.environ.get("GUNICORN_THREADS", "20"))
+GUNICORN_THREADS = gunicorn_conf.threads
 LAB_STALE_AFTER_SECONDS = int(os.environ.get("LAB_STALE_AFTER_SECONDS", "60"))
 LAB_WORKER_POLL_SECONDS = float(os.environ.get("LAB_WORKER_POLL_SECONDS", "0.05"))
 # Runs one worker process executes at once. A run mostly waits (namespaces, exec, the program's own
