@@ -642,33 +642,52 @@ def calendar(source: str | list[str], claim: str) -> Calendar | None:
     text = normalise(claim)
     stated = weekday_dates(text)
     lines = _lines(source)
-    if not stated or any(not word.light and word.stem not in _DATE_TALK
-                         for part in analyse_claim(_DATED_DAY.sub(" ", text)) for word in part.words):
-        return None
-    if len({month for line in (*lines, claim) for month in _MONTH_DAY.findall(normalise(line))}) > 1:
+    if not stated or not _only_dates(text) or not _one_month([claim, *lines]):
         return None
     anchors: dict[tuple[str, str], int] = {}
     for number, line in enumerate(lines, start=1):
         for pair in weekday_dates(normalise(line)):
             anchors.setdefault(pair, number)
+    in_order = sorted(stated, key=lambda pair: int(pair[0]))
+    counted = _counted(in_order, anchors)
+    if counted is None:
+        return None
+    return Calendar(agrees=all(right == name for (_, name), (_, _, right) in zip(in_order, counted, strict=True)),
+                    formulas=tuple(step for step, _, _ in counted), lines=tuple(sorted({n for _, n, _ in counted})))
+
+
+def _only_dates(text: str) -> bool:
+    """Whether ``text`` says nothing but dates, their weekdays and words about which day (``_DATE_TALK``):
+    "16일(일): 오전 특별 접종" also puts an event on the day."""
+    return not any(not word.light and word.stem not in _DATE_TALK
+                   for part in analyse_claim(_DATED_DAY.sub(" ", text)) for word in part.words)
+
+
+def _one_month(texts: list[str]) -> bool:
+    """Whether the texts name at most one month: "2월 3일" is not on the calendar of "1월 5일(화)", and days are
+    counted without months."""
+    return len({month for text in texts for month in _MONTH_DAY.findall(normalise(text))}) <= 1
+
+
+def _counted(stated: list[tuple[str, str]], anchors: dict[tuple[str, str], int]) -> list[tuple[str, int, str]] | None:
+    """Each stated date's weekday as the calendar of ``anchors`` (dated weekdays, by line) gives it: the step shown
+    ("19일(금) − 13일 = 6일(토)", or the date alone where an anchor gives it), the anchor's line and the weekday. None
+    when the anchors fix no single calendar or a date lies more than two weeks from all of them (a month may end)."""
     offsets = {(int(day) - _DAY_NAMES.index(name)) % 7 for day, name in anchors}
     if len(offsets) != 1:
         return None
     offset = offsets.pop()
-    formulas, used = [], set()
-    agrees = True
-    for day, name in sorted(stated, key=lambda pair: int(pair[0])):
+    out = []
+    for day, _name in stated:
         (near, near_name), number = min(anchors.items(), key=lambda item: (abs(int(item[0][0]) - int(day)),
                                                                             int(item[0][0])))
         gap = int(day) - int(near)
         if abs(gap) > 14:
             return None
         right = _DAY_NAMES[(int(day) - offset) % 7]
-        agrees = agrees and right == name
-        formulas.append(f"{day}일({right})" if gap == 0 else
-                        f"{near}일({near_name}) {'+' if gap > 0 else '−'} {abs(gap)}일 = {day}일({right})")
-        used.add(number)
-    return Calendar(agrees=agrees, formulas=tuple(formulas), lines=tuple(sorted(used)))
+        out.append((f"{day}일({right})" if gap == 0 else
+                    f"{near}일({near_name}) {'+' if gap > 0 else '−'} {abs(gap)}일 = {day}일({right})", number, right))
+    return out
 
 
 def _dated_steps(claim: str, given: list[Line]) -> list[tuple[str, frozenset[int]]] | None:
@@ -689,24 +708,15 @@ def _dated_steps(claim: str, given: list[Line]) -> list[tuple[str, frozenset[int
     unknown = sorted(stated - set(anchors), key=lambda pair: int(pair[0]))
     if not unknown:
         return []
-    if len({month for text in (claim, *(seg.text for line in given for seg in line.segments))
-            for month in _MONTH_DAY.findall(text)}) > 1:
-        return None  # "2월 3일" is not on the calendar of "1월 5일(화)": days are counted without months
+    if not _one_month([claim, *(seg.text for line in given for seg in line.segments)]):
+        return None
     # Only the weekday: "16일(일): 오전 특별 접종" gets 16일's weekday right and puts an event no line gives on it.
-    if any(not word.light and word.stem not in _DATE_TALK
-           for part in analyse_claim(_DATED_DAY.sub(" ", normalise(claim))) for word in part.words):
+    if not _only_dates(normalise(claim)):
         return None
-    offsets = {(int(day) - _DAY_NAMES.index(name)) % 7 for day, name in anchors}
-    if len(offsets) != 1 or any((int(day) - _DAY_NAMES.index(name)) % 7 not in offsets for day, name in unknown):
+    counted = _counted(unknown, anchors)
+    if counted is None or any(right != name for (_, name), (_, _, right) in zip(unknown, counted, strict=True)):
         return None
-    out = []
-    for day, name in unknown:
-        (near, near_name), number = min(anchors.items(), key=lambda item: (abs(int(item[0][0]) - int(day)), int(item[0][0])))
-        gap = int(day) - int(near)
-        if abs(gap) > 14:
-            return None
-        out.append((f"{near}일({near_name}) {'+' if gap > 0 else '−'} {abs(gap)}일 = {day}일({name})", frozenset({number})))
-    return out
+    return [(step, frozenset({number})) for step, number, _ in counted]
 
 
 def _duration_left_out(formulas: list[str], used: list[Line]) -> bool:

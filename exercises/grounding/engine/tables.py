@@ -14,6 +14,7 @@ cells. Anything else is left as written.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _STATED = re.compile(r"\d\s*[,.]?\d*\s*원|\d{1,2}:\d{2}|\d\s*시(?!간)")
@@ -27,6 +28,7 @@ def _cells(line: str) -> list[str] | None:
     return cells if len(cells) >= 2 and all(cells) else None
 
 
+@lru_cache(maxsize=256)  # as many sources as the matcher keeps analysed (matcher.MAX_SOURCES): each check asks again
 def read_tables(lines: tuple[str, ...]) -> tuple[str, ...]:
     """``lines`` with each table row under a header read as "<first cell> <column> <cell>, <first cell> <column> <cell>…":
     the row's first cell names what every cell of it is about ("4~6통 … 오후 위주" is not 1~3통's time)."""
