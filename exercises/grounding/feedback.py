@@ -37,7 +37,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .engine import is_aside, says_silent, suggest, unrelated_lines, verbatim_line
+from .engine import LineScore, is_aside, says_silent, suggest, unrelated_lines, verbatim_line
 from .engine.checks import (
     absent_subjects,
     absent_values,
@@ -60,6 +60,7 @@ from .models import Attempt, Judgement, Relation
 FORMAT = 2
 RIGHT, REVIEW, UNCHECKED, UNMARKED, SET_ASIDE = "right", "review", "unchecked", "unmarked", "set_aside"
 JUDGED = (Judgement.GROUNDED, Judgement.NO_DATA, Judgement.PENDING)
+ACCOUNTS_FOR = 0.5  # a line ranked at least this accounts for most of a claim (ranking only, never a verdict)
 
 
 def label(judgement: str) -> str:
@@ -97,10 +98,19 @@ class ClaimContext:
         return tuple(n for n in self.cited if 1 <= n <= len(self.lines) and self.lines[n - 1].strip())
 
     @cached_property
+    def ranked(self) -> list[LineScore]:
+        """The source lines ranked by how much of the claim each accounts for (ranking only, never a verdict)."""
+        return suggest(list(self.lines), [self.text])[0].lines
+
+    @cached_property
     def best_line(self) -> int | None:
-        """The source line that accounts for most of the claim (ranking only, never a verdict)."""
-        ranked = suggest(list(self.lines), [self.text])[0].lines
-        return ranked[0].line if ranked and ranked[0].score >= 0.5 else None
+        """The source line that accounts for most of the claim (at least half of it)."""
+        return self.ranked[0].line if self.ranked and self.ranked[0].score >= ACCOUNTS_FOR else None
+
+    @cached_property
+    def cites_an_account(self) -> bool:
+        """A cited line accounts for most of the claim by the same measure as the best line."""
+        return any(ranked.score >= ACCOUNTS_FOR for ranked in self.ranked if ranked.line in self.valid_cited)
 
 
 @dataclass(frozen=True)
@@ -166,11 +176,15 @@ def _answers_silent_question(claim: ClaimContext) -> bool:
 
 
 def _answers_question_from_its_evidence(claim: ClaimContext) -> bool:
-    """The claim's best line is one of its question's evidence lines: it really answers that question."""
+    """The claim's best line is one of its question's evidence lines: it really answers that question. Not when a
+    line it cites accounts for it as well ("신청은 13일(금)까지 주민센터 방문이나 전화로" citing the application lines,
+    while a line on the visit's phone call ranks first): the learner's lines explain the claim, the question's
+    need not."""
     question = claim.question
     return (_cites(claim) and question is not None and bool(question.get("evidence"))
             and claim.judgement in (Judgement.GROUNDED, Judgement.PENDING)
-            and claim.best_line is not None and claim.best_line in set(question["evidence"]))
+            and claim.best_line is not None and claim.best_line in set(question["evidence"])
+            and not claim.cites_an_account)
 
 
 # --- checks ---------------------------------------------------------------
@@ -280,8 +294,7 @@ def denied(claim: ClaimContext) -> Finding | None:
 
 def _aside(claim: ClaimContext) -> bool:
     """A heading, question, greeting, sign-off or advice that is no claim about the source (``engine.is_aside``)."""
-    ranked = suggest(list(claim.lines), [claim.text])[0].lines
-    return is_aside(claim.text, ranked[0].score if ranked else 0.0)
+    return is_aside(claim.text, claim.ranked[0].score if claim.ranked else 0.0)
 
 
 def set_aside(claim: ClaimContext) -> Finding | None:

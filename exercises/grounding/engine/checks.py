@@ -464,6 +464,11 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
 
     if any(all(named_on(word, line) for word in things) for line in live):
         return []
+    # "신분증 지참 | 안내문에 언급 없음" of a notice that checks 신분증: a line that uses a thing may require it without
+    # the word for bringing it.
+    used = [word for word in things if word.stem not in _BRINGING]
+    if len(used) < len(things) and used and any(all(named_on(word, line) for word in used) for line in live):
+        return []
     # "사다리 반납이 늦어지면 연체료가 있는지는 안내문에 없어요" of a notice with "반납이 하루 늦을 때마다 연체료
     # 1,000원" on one line and 사다리 on another: a rule for every item may cover the one named apart.
     if len(things) >= 3 and any(sum(not named_on(word, line) for word in things) == 1
@@ -479,6 +484,7 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
     return [word.stem for word in named]
 
 
+_BRINGING = frozenset({"지참", "소지", "휴대", "챙기", "가져오", "가져가"})
 _NOT_YET = re.compile(r"(?<![가-힣])(?:아직|지금은|추후|나중에)(?![가-힣])|정해지지|정해져|미정")
 
 
@@ -502,6 +508,7 @@ _FEE_OF = re.compile(r"(?:비|료|요금|이용료|장|실|권)$")
 _SUBJECT_PARTICLES = ("은", "는", "이", "가", "도", "에는", "에서는")
 
 
+_UNSURE = re.compile(r"확실하지\s*않|확실치\s*않|모르겠|장담(?:할|하기)\s*(?:수\s*없|어렵)")
 _TO_THE_READER = re.compile(r"[가-힣](?:세요|십시오)[^가-힣]*$")
 
 
@@ -514,8 +521,8 @@ def absent_subjects(source: str | list[str], claim: str) -> list[str]:
     nouns count: an ordinary noun (물건 for 분실물) may be a paraphrase. Not for a claim that
     says the source is silent.
     """
-    if SILENCE_RE.search(normalise(claim)):
-        return []
+    if SILENCE_RE.search(normalise(claim)) or _UNSURE.search(normalise(claim)):
+        return []  # "주차장이 있을 수도 있지만 확실하지 않으니 …": a claim that doubts itself asserts nothing to check
     index = index_for(_lines(source))
     live = [line for line in index.lines if line.segments]
     parts = [part for part in analyse_claim(claim) if part.words or part.values]

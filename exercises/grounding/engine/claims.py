@@ -243,9 +243,10 @@ def _is_label(sentence: str) -> bool:
     return not re.search(r"\d", sentence) and words[-1].endswith(_COLUMN_LABELS) and len(words) >= 2
 
 
-# What makes a short fragment a statement after all: a verdict word (무료, 휴관, 미정, 불가, 필수) or a particle or ending
-# that joins it to a predicate left out ("입장은 무료지만", "토요일은 오전만", "신청은 전화로만 받고").
+# What makes a short fragment a statement after all: a verdict word (무료, 휴관, 미정, 불가, 필수) or mark ("토요일 접수
+# ❌", "주차 ⭕") or a particle or ending that joins it to a predicate left out ("입장은 무료지만", "토요일은 오전만").
 _STATES = re.compile(r"무료|유료|미정|휴관|휴무|휴진|휴업|휴장|불가|가능|필수|금지|없|있|마감|제공|포함|별도|할인|완료"
+                     r"|[❌✅⭕✔✖✕⛔🚫○×]"
                      r"|(?<![가-힣])(?:안|못)(?![가-힣])|만$")
 _JOINED = ("은", "는", "을", "를", "와", "과", "이고", "이며", "고", "며", "지만", "에서", "으로", "로", "에", "도", "할", "한",
            "된", "될", "인")

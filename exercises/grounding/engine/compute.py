@@ -51,6 +51,7 @@ class _Known:
     per: str = ""
     fees: frozenset[str] = frozenset()  # the fee nouns of its clause (참가비, 수강료): what an "off" amount is taken off
     scoped: bool = False  # an "off" amount for some only ("두 번째 아이부터 10,000원씩 할인")
+    summed: bool = False  # a sum the claim computed (60,000원 + 10,000원): a rate that leaves a part out cannot scale it
 
 
 def _money(amount: float) -> str:
@@ -245,7 +246,8 @@ def _unit_counts(claim: str, given: list[Line]) -> list[tuple[float, str]]:
 
 def _explain_money(target: float, known: list[_Known], factors: list[tuple[float, str]],
                    rates: list[tuple[float, str, frozenset[int]]], *, compare: bool = False,
-                   priced: frozenset[int] = frozenset(), every: bool = False) -> _Known | None:
+                   priced: frozenset[int] = frozenset(), partial: frozenset[int] = frozenset(),
+                   every: bool = False) -> _Known | None:
     """``target`` as one known amount, or a sum, product, rate or (with ``compare``) difference of them.
 
     The ways are tried in a fixed order, simplest first, and the first that reproduces the amount wins.
@@ -258,8 +260,8 @@ def _explain_money(target: float, known: list[_Known], factors: list[tuple[float
         lambda: _as_deducted(target, known, every=every),
         lambda: _as_double_product(target, known, factors),
         lambda: _as_sum(target, known, factors),
-        lambda: _as_scaled(target, known, factors, rates, priced),
-        lambda: _as_rated_and_counted(target, known, factors, rates, priced),
+        lambda: _as_scaled(target, known, factors, rates, priced, partial),
+        lambda: _as_rated_and_counted(target, known, factors, rates, priced, partial),
     ]
     return next((found for way in ways if (found := way()) is not None), None)
 
@@ -316,11 +318,14 @@ def _as_sum(target: float, known: list[_Known], factors: list[tuple[float, str]]
 
 
 def _as_scaled(target: float, known: list[_Known], factors: list[tuple[float, str]],
-               rates: list[tuple[float, str, frozenset[int]]], priced: frozenset[int] = frozenset()) -> _Known | None:
+               rates: list[tuple[float, str, frozenset[int]]], priced: frozenset[int] = frozenset(),
+               partial: frozenset[int] = frozenset()) -> _Known | None:
     """One known amount times a factor of the claim (× 3명) or a rate of the lines (× 1.5배, × (1 − 10%)).
 
     A rate on a line that states an amount of its own (``priced``: "회의실은 시간당 12,000원이며 … 회의실 요금을 30%
-    할인") scales only that line's amounts: 1일권 15,000원 × (1 − 30%) is no discount the line gives.
+    할인") scales only that line's amounts: 1일권 15,000원 × (1 − 30%) is no discount the line gives. A rate on a line
+    that leaves a part out (``partial``: "수강료를 20% 할인합니다(보드 대여료는 할인하지 않습니다)") scales no sum the claim
+    made: which of its parts the rate covers is more than the site reads.
     """
     for item in known:
         for factor, name in factors:
@@ -329,7 +334,7 @@ def _as_scaled(target: float, known: list[_Known], factors: list[tuple[float, st
             if abs(item.amount * factor - target) < _EPS:
                 return _Known(target, f"{_money(item.amount)} × {name} = {_money(target)}", item.lines)
         for rate, name, lines in rates:
-            if lines & priced and not item.lines & lines:
+            if (lines & priced and not item.lines & lines) or (item.summed and lines & partial):
                 continue
             if abs(item.amount * rate - target) < _EPS:
                 return _Known(target, f"{_money(item.amount)} × {name} = {_money(target)}", item.lines | lines,
@@ -338,14 +343,16 @@ def _as_scaled(target: float, known: list[_Known], factors: list[tuple[float, st
 
 
 def _as_rated_and_counted(target: float, known: list[_Known], factors: list[tuple[float, str]],
-                          rates: list[tuple[float, str, frozenset[int]]], priced: frozenset[int]) -> _Known | None:
+                          rates: list[tuple[float, str, frozenset[int]]], priced: frozenset[int],
+                          partial: frozenset[int] = frozenset()) -> _Known | None:
     """One known amount times a rate of the lines and a count of the claim ("9,000원 × (1 − 20%) × 2명"), the rate
-    under ``_as_scaled``'s rule (a rate on a priced line scales only that line's amounts)."""
+    under ``_as_scaled``'s rules (a rate on a priced line scales only that line's amounts; one that leaves a part out
+    scales no sum)."""
     for item in known:
         if item.per:
             continue
         for rate, rate_name, lines in rates:
-            if lines & priced and not item.lines & lines:
+            if (lines & priced and not item.lines & lines) or (item.summed and lines & partial):
                 continue
             for factor, name in factors:
                 if abs(item.amount * rate * factor - target) < _EPS:
@@ -493,6 +500,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
               if v.kind == "money" and _SUPPOSED.match(normalise(claim), v.span[1])]
     rates = _line_rates(given)
     priced = frozenset(_amount_lines(index, [line.number for line in given])) if rates else frozenset()
+    partial = frozenset(line.number for line in given if any(_LEFT_OUT.search(seg.text) for seg in line.segments))
     times = [(v, line.number) for line in given for v in _line_values(line) if v.kind == "time"]
     durations = [(v.alts[0][0], frozenset({line.number})) for line in given for v in _line_values(line)
                  if v.kind == "dur"]
@@ -526,7 +534,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
         for value in list(pending):
             if value.kind == "money" and value.role in ("point", "max", "min"):
                 found = _explain_money(value.alts[0][0], known, factors, rates, compare=compare, priced=priced,
-                                       every=every)
+                                       partial=partial, every=every)
             elif value.kind == "time":
                 found = _copied_time(value, times) or _explain_time(value, times, shifts)
             elif value.kind == "dur":
@@ -547,7 +555,8 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
                 steps.append(tuple(sorted(found.lines)))
                 if value.kind == "money":
                     money_computed = True
-                    known.append(_Known(value.alts[0][0], _money(value.alts[0][0]), found.lines))
+                    known.append(_Known(value.alts[0][0], _money(value.alts[0][0]), found.lines,
+                                        summed=" + " in found.label))
         if not pending or not progress:
             break
     # A comparison with no amount computed: in "2시간 넘게 탈 계획이라면 당일권(5,000원)이 더 저렴합니다" the claim's point
@@ -561,6 +570,8 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     return Computation(formulas=tuple(formulas), lines=tuple(sorted(used)), steps=tuple(steps))
 
 
+# A line that leaves a part out of its rate or price: "(보드 대여료는 할인하지 않습니다)", "재료비 제외".
+_LEFT_OUT = re.compile(r"(?:할인|적용)\s*(?:하지|되지|받지)\s*않|제외|빼고")
 _SUPPOSED = re.compile(r"\s*(?:짜리|어치)?\s*(?:이면|면|라면|이라면|일\s*때|짜리면)(?![가-힣])")
 _FEE = re.compile(r"[가-힣]*(?:비|료|요금|금)(?=[을를은는이가도의:]|에서|에|\s|$)")
 _SOME_ONLY = re.compile(r"째|부터|이상|만\s")

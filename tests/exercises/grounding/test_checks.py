@@ -1034,3 +1034,50 @@ def test_a_claims_own_product_is_reproduced_as_a_product_or_not_at_all() -> None
     found = computation(shed, "드릴: 2,000원 × 3일 = 6,000원", [2])
     assert found is not None and "2,000원 × 3일 = 6,000원" in found.text
     assert computation(shed, "봉사시간: 2시간 × 5회 = 10시간", [4]) is not None
+
+
+def test_set_t_preconditions_marks_verdict_cells_bringing_doubts_partial_discounts_and_cited_accounts() -> None:
+    """From set T's misses, each a check that spoke outside its basis:
+    - "일요일 접수 ❌" is a statement with its mark, not a bare row label set aside as 주장 아님;
+    - "| 확인 불가 | 주차, 강사 수 |" says the source is silent on parking and the instructors' number;
+    - "신분증 지참 | 안내문에 언급 없음" of a notice that checks 신분증: a line may require what it uses without
+      the word for bringing it, so the site cannot call the silence right;
+    - "주차장이 있을 수도 있지만 확실하지 않으니 …" doubts itself: no absent subject to call 자료없음;
+    - "(보드 대여료는 할인하지 않습니다)": a discount that leaves a part out scales no sum the claim made, while it still
+      scales the one fee it names;
+    - a claim that answers from the lines it cites, while a line of its question ranks first, is not told to cite
+      the question's lines."""
+    from exercises.grounding.engine import is_aside
+    from exercises.grounding.engine.checks import absent_subjects, silent_on
+    from exercises.grounding.engine.compute import computation
+
+    assert not is_aside("일요일 접수 ❌", 0.3)
+    assert is_aside("일요일 접수", 0.3), "the bare label without its mark is still a row label"
+    desk = ["복지관 탁구 교실 (가상 자료)", "장소: 복지관 3층, 대상: 누구나 (신분증으로 나이를 확인합니다)",
+            "수강료: 4주 30,000원, 라켓을 빌리면 4주 5,000원 추가",
+            "형제가 함께 신청하면 둘째부터 수강료를 10% 할인합니다(라켓 대여료는 할인하지 않습니다).",
+            "마지막 주 친선 경기는 강사와 의논해 알려 드립니다."]
+    assert silent_on(desk, "| 확인 불가 | 주차, 강사 수 |") == ["주차", "강사"]
+    assert silent_on(desk, "신분증 지참 | 안내문에 언급 없음") == []
+    assert silent_on(desk, "샤워실 이용 | 안내문에 언급 없음") != []
+    assert absent_subjects(desk, "복지관이라 주차장이 있을 수도 있지만 확실하지 않으니 버스를 타세요.") == []
+    assert absent_subjects(desk, "주차장이 넓어서 차를 가져가도 됩니다.") == ["주차장"]
+    assert computation(desk, "둘째는 35,000원에서 10% 할인돼서 31,500원이에요.", [3, 4]) is None
+    found = computation(desk, "둘째는 수강료 27,000원에 라켓 5,000원을 더해 32,000원이에요.", [3, 4])
+    assert found is not None and "30,000원 × (1 − 10%) = 27,000원" in found.text
+
+
+def test_a_claim_its_cited_lines_account_for_is_not_sent_to_its_questions_lines() -> None:
+    """question_evidence speaks only where the claim's best line is its question's and no cited line accounts for the
+    claim as well: "신청은 12일(금)까지 방문이나 전화로" citing the application lines is not told to cite the question's
+    line on the visit's phone call; citing a line that says nothing of it still is."""
+    notice = ["방충망 교체 (가상 자료)", "신청 기간: 1일(월)부터 12일(금)까지", "신청 방법: 센터 방문 또는 전화",
+              "교체 기간: 15일(월)부터 26일(금)까지, 방문 날짜는 신청 순서대로 전화로 알려 드립니다.",
+              "문의: 센터 02-555-0100"]
+    question = {"key": "when", "text": "언제 와서 바꿔 주나요?", "judgement": "grounded", "evidence": [4],
+                "required": [4], "explanation": "4번 줄.", "facts": []}
+    claim = "신청은 12일(금)까지 센터 방문이나 전화로 하시면 돼요."
+    cited = shown(claim, "grounded", [2, 3], lines=notice, question=question)
+    assert cited["check"] != "question_evidence" and cited["verdict"] != "review"
+    elsewhere = shown("방문 날짜는 순서대로 전화로 알려 줘요.", "grounded", [5], lines=notice, question=question)
+    assert elsewhere["check"] == "question_evidence" and elsewhere["verdict"] == "review"
