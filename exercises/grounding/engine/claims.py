@@ -40,7 +40,10 @@ _NOT_CLAUSE_GO = ("라고", "다고", "냐고", "자고", "그리고", "가지�
 # Nouns that end in 고 (냉장고, 창고, 광고 …), by their last two syllables: not the ending -고.
 _GO_NOUNS = ("장고", "동고", "창고", "광고", "금고", "차고", "재고", "서고", "입고", "출고", "잔고", "원고",
              "공고", "예고", "경고", "신고", "보고", "참고", "최고", "사고", "수고", "선고", "보관고", "저장고")
-_AUXILIARY_AFTER_GO = ("있", "싶", "계시", "계십", "나서", "나면", "말", "보", "난")
+# The auxiliary verbs a -고 leads into ("받고 있어요", "타고 싶다면", "해 보고 말았다", "먹고 보니"): one predicate. By the
+# verb's own forms, so a noun that begins alike ("보드 대여료", "말씀") starts a clause of its own.
+_AUXILIARY_AFTER_GO = re.compile(r"(?:있|싶|계시|계십|나서|나면|난(?![가-힣])"
+                                 r"|말(?:았|고|지|자|게|아|까|면|기)|보(?:[다아니면세시았고기는지자게려며셔십]|$)|봐|봤|봅|[본볼](?![가-힣]))")
 # A model's citation after a word or sentence, one or several in a row ("(3)(5)", "[2][4]").
 _CITATION_AFTER = re.compile(r"(?:\s*(?:\(\s*\d{1,3}(?:\s*(?:[,~-]|번|줄)\s*\d{0,3})*\s*(?:번\s*줄|줄)?\s*\)"
                              r"|\[\s*\d{1,3}(?:\s*(?:[,~-]|번|줄)\s*\d{0,3})*\s*(?:번\s*줄|줄)?\s*\]))+")
@@ -109,10 +112,12 @@ def _links(word: str, following: str) -> bool:
         return True
     if comma and word.endswith("데요") and (word.endswith(("는데요", "은데요", "인데요")) or final_of(word[-3]) == _FINAL_N):
         return True  # "27,000원인데요, 3되 이상이라…": the polite form, where a comma shows the sentence goes on
+    if comma and word.endswith("고요") and not word[:-1].endswith(_NOT_CLAUSE_GO):
+        return True  # "70,000원이고요, 둘째는 …": the polite form of -고, where a comma shows the sentence goes on
     if word.endswith("고"):
         if word in PROTECTED or word.endswith(_NOT_CLAUSE_GO) or word.endswith(_GO_NOUNS):
             return False
-        return not following.startswith(_AUXILIARY_AFTER_GO)
+        return not _AUXILIARY_AFTER_GO.match(following)
     return False
 
 
@@ -493,16 +498,18 @@ def claim_spans(text: str) -> list[tuple[int, int]]:
             for piece in ([(start, end)] if _TABLE_ROW.fullmatch(text, start, end) else clause_spans(text, start, end))]
 
 
-_EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<!\*)\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?!\*)|`([^`\n]+)`")
+# **bold**, __bold__, *italic*, _italic_ (not inside a word: snake_case stays) and `code`
+_EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<!\*)\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?!\*)|`([^`\n]+)`"
+                       r"|(?<![\w_])_(?=[^\s_])([^_\n]+?)(?<=[^\s_])_(?![\w_])")
 _EDGE_MARKS = "*_`"
 
 
 def strip_markdown(text: str) -> str:
-    """A claim's text without Markdown emphasis: "**토요일**은 *18시*까지" -> "토요일은 18시까지"."""
+    """A claim's text without Markdown emphasis: "**토요일**은 *18시*까지" -> "토요일은 18시까지", "_5시 50분_" -> "5시 50분"."""
     previous = None
     while previous != text:
         previous = text
-        text = _EMPHASIS.sub(lambda m: m.group(2) or m.group(3) or m.group(4) or "", text)
+        text = _EMPHASIS.sub(lambda m: m.group(2) or m.group(3) or m.group(4) or m.group(5) or "", text)
     return text
 
 

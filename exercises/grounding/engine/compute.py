@@ -660,7 +660,7 @@ def calendar(source: str | list[str], claim: str) -> Calendar | None:
         for pair in weekday_dates(normalise(line)):
             anchors.setdefault(pair, number)
     in_order = sorted(stated, key=lambda pair: int(pair[0]))
-    counted = _counted(in_order, anchors)
+    counted = _counted(in_order, anchors, later_in_month=_within_a_month([claim, *lines]))
     if counted is None:
         return None
     return Calendar(agrees=all(right == name for (_, name), (_, _, right) in zip(in_order, counted, strict=True)),
@@ -674,16 +674,33 @@ def _only_dates(text: str) -> bool:
                    for part in analyse_claim(_DATED_DAY.sub(" ", text)) for word in part.words)
 
 
+# A source that reaches into another month without naming it ("다음 달 3일", "내년"): its days are not all one month's.
+_ANOTHER_MONTH = re.compile(r"다음\s*달|내달|익월|다음\s*해|내년|새해|말일|월말|월초")
+
+
+def _within_a_month(texts: list[str]) -> bool:
+    """Whether the texts keep to one month: at most one month named (``_one_month``), none reached into by word, and
+    no range of days that runs past a month's end ("28일부터 3일까지")."""
+    return _one_month(texts) and not any(_ANOTHER_MONTH.search(text) for text in texts) and not any(
+        int(end) < int(start) for text in texts for start, end in _DAY_RANGE.findall(normalise(text)))
+
+
+_DAY_RANGE = re.compile(r"(\d{1,2})\s*일(?:\s*\(\s*[월화수목금토일]\s*\))?\s*(?:부터|~|-|–|—)\s*(?:[가-힣]+\s+)?(\d{1,2})\s*일")
+
+
 def _one_month(texts: list[str]) -> bool:
     """Whether the texts name at most one month: "2월 3일" is not on the calendar of "1월 5일(화)", and days are
     counted without months."""
     return len({month for text in texts for month in _MONTH_DAY.findall(normalise(text))}) <= 1
 
 
-def _counted(stated: list[tuple[str, str]], anchors: dict[tuple[str, str], int]) -> list[tuple[str, int, str]] | None:
+def _counted(stated: list[tuple[str, str]], anchors: dict[tuple[str, str], int], *,
+             later_in_month: bool = False) -> list[tuple[str, int, str]] | None:
     """Each stated date's weekday as the calendar of ``anchors`` (dated weekdays, by line) gives it: the step shown
     ("19일(금) − 13일 = 6일(토)", or the date alone where an anchor gives it), the anchor's line and the weekday. None
-    when the anchors fix no single calendar or a date lies more than two weeks from all of them (a month may end)."""
+    when the anchors fix no single calendar or a date lies more than two weeks from all of them (a month may end),
+    unless ``later_in_month``: a day without its month is read in the source's month (issue 17), so a later day of
+    it ("1일(일)" … "27일") counts from the latest anchor before it; an earlier day far back may be the next month's."""
     offsets = {(int(day) - _DAY_NAMES.index(name)) % 7 for day, name in anchors}
     if len(offsets) != 1:
         return None
@@ -693,7 +710,11 @@ def _counted(stated: list[tuple[str, str]], anchors: dict[tuple[str, str], int])
         (near, near_name), number = min(anchors.items(), key=lambda item: (abs(int(item[0][0]) - int(day)),
                                                                             int(item[0][0])))
         gap = int(day) - int(near)
-        if abs(gap) > 14:
+        earlier = [item for item in anchors.items() if int(item[0][0]) <= int(day)]
+        if abs(gap) > 14 and later_in_month and earlier:
+            (near, near_name), number = max(earlier, key=lambda item: int(item[0][0]))
+            gap = int(day) - int(near)
+        elif abs(gap) > 14:
             return None
         right = _DAY_NAMES[(int(day) - offset) % 7]
         out.append((f"{day}일({right})" if gap == 0 else
@@ -724,7 +745,8 @@ def _dated_steps(claim: str, given: list[Line]) -> list[tuple[str, frozenset[int
     # Only the weekday: "16일(일): 오전 특별 접종" gets 16일's weekday right and puts an event no line gives on it.
     if not _only_dates(normalise(claim)):
         return None
-    counted = _counted(unknown, anchors)
+    counted = _counted(unknown, anchors,
+                       later_in_month=_within_a_month([claim, *(seg.text for line in given for seg in line.segments)]))
     if counted is None or any(right != name for (_, name), (_, _, right) in zip(unknown, counted, strict=True)):
         return None
     return [(step, frozenset({number})) for step, number, _ in counted]

@@ -945,8 +945,8 @@ def test_a_table_row_is_read_with_its_header_by_the_computation() -> None:
 def test_a_weekday_claim_is_checked_against_the_calendar_the_source_dates_fix_on_any_line() -> None:
     """"6일은 토요일입니다" citing the application line is right when line 4 gives "19일(금)": 19일(금) − 13일 = 6일(토),
     and the basis names line 4; "19일은 목요일" is told apart from the calendar. The check says nothing where its
-    basis fails: a claim that also states a rule, a date more than two weeks from every dated line, sources whose
-    dated weekdays disagree, or two months named."""
+    basis fails: a claim that also states a rule, a date more than two weeks before every dated line (or after them
+    in a source that reaches into another month), sources whose dated weekdays disagree, or two months named."""
     from exercises.grounding.engine.compute import calendar
 
     notice = ["주차 신청 (가상 자료)", "신청 기간: 3일부터 12일까지 (토요일·일요일은 접수하지 않습니다)", "문의: 구청",
@@ -956,7 +956,14 @@ def test_a_weekday_claim_is_checked_against_the_calendar_the_source_dates_fix_on
     wrong = calendar(notice, "19일은 목요일입니다.")
     assert wrong is not None and not wrong.agrees
     assert calendar(notice, "6일은 토요일이라 접수하지 않습니다.") is None
-    assert calendar(["가 (가상 자료)", "2일(월) 개강"], "30일은 월요일입니다.") is None  # four weeks on: a month may end
+    # a day without its month is the source's month: a later day counts at any distance, an earlier one far back may
+    # be the next month's, and a source that reaches into another month keeps the two-week bound
+    later = calendar(["가 (가상 자료)", "2일(월) 개강"], "30일은 월요일입니다.")
+    assert later is not None and later.agrees and "2일(월) + 28일 = 30일(월)" in later.text
+    assert calendar(["가 (가상 자료)", "29일(월) 개강"], "3일은 금요일입니다.") is None
+    assert calendar(["가 (가상 자료)", "2일(월) 개강, 다음 달 결과 발표"], "30일은 월요일입니다.") is None
+    assert calendar(["가 (가상 자료)", "28일(토)부터 5일까지 접수"], "27일은 금요일입니다.") is not None
+    assert calendar(["가 (가상 자료)", "28일(토)부터 5일까지 접수"], "5일은 목요일입니다.") is None
     right = shown("6일은 토요일입니다.", "grounded", [2], lines=notice)
     assert right["verdict"] == "right" and right["check"] == "weekdays" and "4번 줄" in right["basis"]
     told = shown("19일은 목요일입니다.", "no_data", [4], lines=notice)
@@ -1058,6 +1065,7 @@ def test_set_t_preconditions_marks_verdict_cells_bringing_doubts_partial_discoun
             "형제가 함께 신청하면 둘째부터 수강료를 10% 할인합니다(라켓 대여료는 할인하지 않습니다).",
             "마지막 주 친선 경기는 강사와 의논해 알려 드립니다."]
     assert silent_on(desk, "| 확인 불가 | 주차, 강사 수 |") == ["주차", "강사"]
+    assert silent_on(desk, "확인 가능한 정보 / 확인 불가 정보") == [], "a heading that names the verdict says nothing"
     assert silent_on(desk, "신분증 지참 | 안내문에 언급 없음") == []
     assert silent_on(desk, "샤워실 이용 | 안내문에 언급 없음") != []
     assert absent_subjects(desk, "복지관이라 주차장이 있을 수도 있지만 확실하지 않으니 버스를 타세요.") == []

@@ -134,3 +134,17 @@ def test_a_greeting_and_the_remark_after_it_are_one_opener_and_no_claim() -> Non
     ("안녕하세요! 토요일은 쉽니다.") stays, and so does a remark on a line of its own."""
     assert texts("안녕하세요! 참기름 짜러 가시는군요. 참깨 3되면 27,000원이에요.") == ["참깨 3되면 27,000원이에요."]
     assert texts("안녕하세요! 토요일은 쉽니다.") == ["토요일은 쉽니다."]
+
+
+def test_underscore_emphasis_a_noun_after_go_and_the_polite_goyo_split_as_they_read() -> None:
+    """"_…_" is emphasis like "*…*" (snake_case is not); "48,000원이고, 보드 대여료는" is two clauses (보드 is a noun, not
+    the auxiliary 보다, which keeps "듣고 보니" one); "70,000원이고요, 둘째는" is -고 in its polite form."""
+    from exercises.grounding.engine.claims import strip_markdown
+
+    assert texts("_수업은 오후 5시 50분에 끝납니다._") == ["수업은 오후 5시 50분에 끝납니다."]
+    assert strip_markdown("print(snake_case) 와 a_b") == "print(snake_case) 와 a_b"
+    assert texts("둘째는 48,000원이고, 보드 대여료 10,000원은 할인되지 않아요.") == [
+        "둘째는 48,000원이고", "보드 대여료 10,000원은 할인되지 않아요."]
+    assert texts("첫째는 70,000원이고요, 둘째는 58,000원이에요.") == ["첫째는 70,000원이고요", "둘째는 58,000원이에요."]
+    assert texts("수업을 직접 듣고 보니 참 좋았어요.") == ["수업을 직접 듣고 보니 참 좋았어요."]
+    assert texts("신청을 지금 받고 있습니다.") == ["신청을 지금 받고 있습니다."]
