@@ -174,7 +174,7 @@ def _silent(source: str | list[str], claim: str) -> str:
 def _follows(source: str | list[str], claim: str, lines: list[int]) -> str:
     """Why the claim follows from the best-ranked lines, or "" (the feedback's own checks, run on the lines
     the learner would cite): "4번 줄과 같은 말", or the computation with its lines."""
-    restated = restated_line(source, claim, lines[:1])
+    restated = restated_line(source, claim, lines[:1], named_apart=True)
     if restated is not None and not leaves_open(source, restated):  # as the restated check: 보류 or 근거 is a person's
         return f"{restated}번 줄과 같은 말"
     # as the weekdays check: dates and weekdays only, on the source's calendar; said as a statement or a table row,

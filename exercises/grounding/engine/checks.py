@@ -554,17 +554,22 @@ def denied_line(source: str | list[str], claim: str, cited: list[int]) -> int | 
     return _line_matching(source, claim, cited, deny=True)
 
 
-def restated_line(source: str | list[str], claim: str, cited: list[int]) -> int | None:
+def restated_line(source: str | list[str], claim: str, cited: list[int], *, named_apart: bool = False) -> int | None:
     """The cited line whose every content word and value the claim repeats, and no more: the same
     statement with other endings, particles or word order ("…것으로 안내되어 있습니다" aside).
 
     Negations and cues (예정, 승인되면) must agree too. One clause of a line may be restated
     alone only where the line has no cue at all (a condition in another clause may govern it).
+
+    With ``named_apart`` (the hint only, never a verdict) the claim may leave out what the line is about, its label
+    ("신청 기간:") or topic ("시공은"), when it states a value: "한 가구당 약 1시간" of "시공은 한 가구에 약 1시간
+    걸리며". The answer's question names that; a claim about another subject would name its own, which no line has.
     """
-    return _line_matching(source, claim, cited, deny=False)
+    return _line_matching(source, claim, cited, deny=False, named_apart=named_apart)
 
 
-def _line_matching(source: str | list[str], claim: str, cited: list[int], *, deny: bool) -> int | None:
+def _line_matching(source: str | list[str], claim: str, cited: list[int], *, deny: bool,
+                   named_apart: bool = False) -> int | None:
     parts = [part for part in analyse_claim(claim) if part.words or part.values]
     if not parts or any(part.overloaded for part in parts):
         return None
@@ -587,14 +592,14 @@ def _line_matching(source: str | list[str], claim: str, cited: list[int], *, den
     for number in cited:
         for line in [row for by_number in readings if (row := by_number.get(number)) is not None]:
             if (said := _restating(line, parts, claim_words, claim_values, claim_days, claim_negators, claim_cues,
-                                   claim_numerals, deny=deny)) is not None:
+                                   claim_numerals, deny=deny, named_apart=named_apart)) is not None:
                 return said
     return None
 
 
 def _restating(line: Line, parts: list[Segment], claim_words: list[Word], claim_values: list[Value],
                claim_days: frozenset[int], claim_negators: int, claim_cues: frozenset[str],
-               claim_numerals: frozenset[str], *, deny: bool) -> int | None:
+               claim_numerals: frozenset[str], *, deny: bool, named_apart: bool = False) -> int | None:
     """``line``'s number when the claim says one of its restatable parts (with the opposite negation if ``deny``)."""
     if line.segments:
         for segments in _restatable_parts(line):
@@ -606,7 +611,7 @@ def _restating(line: Line, parts: list[Segment], claim_words: list[Word], claim_
                                    claim_numerals):
                     return line.number
             elif _same_statement(segments, claim_words, claim_values, claim_days, claim_negators, claim_cues,
-                                 claim_numerals):
+                                 claim_numerals, named_apart=named_apart and bool(claim_values)):
                 return line.number
     return None
 
@@ -662,13 +667,14 @@ def _items(segments: tuple[Segment, ...]) -> list[Segment]:
 
 def _same_statement(segments: tuple[Segment, ...], claim_words: list, claim_values: list[Value],
                     claim_days: frozenset[int], claim_negators: int, claim_cues: frozenset[str],
-                    claim_numerals: frozenset[str]) -> bool:
+                    claim_numerals: frozenset[str], *, named_apart: bool = False) -> bool:
     line_words = [w for seg in segments for w in seg.words if not w.light]
     line_values = [v for seg in segments for v in seg.values if v.kind not in ("num", "approx")]
     if not all(any(word_similarity(w, o) >= 0.9 for o in line_words) for w in claim_words):
         return False
+    about = _what_it_is_about(segments) if named_apart else frozenset()
     if not all(any(word_similarity(o, w) >= 0.9 or word_similarity(w, o) >= 0.9 for w in claim_words)
-               for o in line_words):
+               for o in line_words if id(o) not in about):
         return False
     if frozenset().union(*(seg.days for seg in segments)) != claim_days:
         return False
@@ -684,6 +690,22 @@ def _same_statement(segments: tuple[Segment, ...], claim_words: list, claim_valu
 
 
 _NUMERAL = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _what_it_is_about(segments: tuple[Segment, ...]) -> frozenset[int]:
+    """The words (by identity) that name what a line is about rather than say it: a label before its colon ("신청
+    기간: …") and a clause's one-word topic ("시공은 …", ``Segment.topic_end``); not a topic of several ("보청기 점검과
+    청소는 무료이며"), whose words say which service the rest is about."""
+    out = set()
+    for segment in segments:
+        colon = segment.text.find(":")
+        topic = [word for word, position in zip(segment.words, segment.positions, strict=True)
+                 if position < segment.topic_end]
+        out |= {id(word) for word, position in zip(segment.words, segment.positions, strict=True)
+                if 0 <= position < colon}
+        if len(topic) == 1:
+            out.add(id(topic[0]))
+    return frozenset(out)
 
 
 def _pairs_up(mine: list[Value], others: list[Value]) -> bool:

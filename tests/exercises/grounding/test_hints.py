@@ -390,3 +390,19 @@ def test_a_cue_governs_its_own_sentence_of_a_line_not_the_line_s_other_sentences
     results = suggest(source, ["교육비는 무료예요.", "수료증이 발급되지 않습니다."])
     assert [r.shown for r in results] == ["근거", "모름"]
     assert results[0].basis == "2번 줄과 같은 말"
+
+
+def test_the_hint_lets_a_claim_leave_out_the_label_or_one_word_topic_of_its_line_but_the_verdict_does_not() -> None:
+    """"한 가구당 약 1시간" restates "시공은 한 가구에 약 1시간 걸리며" for the hint (the topic 시공은 is what the question
+    names), and "2일(월) ~ 13일(금)" the line "신청 기간: 2일(월)부터 13일(금)까지" (its label). Not without a value, not a
+    topic of several words ("보청기 점검과 청소는 무료이며" says which service), and never as the restated verdict."""
+    from exercises.grounding.engine.checks import restated_line
+
+    source = ["방충망 교체 (가상 자료)", "신청 기간: 2일(월)부터 13일(금)까지",
+              "시공은 한 가구에 약 1시간 걸리며, 주말에는 시공하지 않습니다.",
+              "보청기 점검과 청소는 무료이며, 1인당 보청기 2대까지 봐 드립니다."]
+    results = suggest(source, ["한 가구당 약 1시간 걸려요.", "2일(월) ~ 13일(금)까지예요.", "보청기는 1인당 한 대만 무료로 봐 드려요."])
+    assert [r.shown for r in results] == ["근거", "근거", "모름"]
+    assert results[0].basis == "3번 줄과 같은 말" and results[1].basis == "2번 줄과 같은 말"
+    assert restated_line(source, "한 가구당 약 1시간 걸려요.", [3]) is None, "the verdict stays strict"
+    assert restated_line(source, "한 가구당 약 1시간 걸려요.", [3], named_apart=True) == 3
