@@ -212,6 +212,7 @@ def answer_set(path: Path, split: str) -> tuple[list[dict[str, Any]], list[dict[
 
     Questions and answers may sit under each source or at the top level with a ``source`` id.
     """
+    from exercises.grounding.engine import split_claims
     from exercises.grounding.engine.claims import strip_markdown
 
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -236,9 +237,10 @@ def answer_set(path: Path, split: str) -> tuple[list[dict[str, Any]], list[dict[
                         "judgement": STATUS_JUDGEMENT.get(str(raw.get("status")), "grounded"),
                         "evidence": evidence, "required": evidence, "explanation": "", "facts": []}
         spans = []
+        presented = [_boundary_key(found.text) for found in split_claims(str(answer["text"]))]
         for claim in _as_list(answer.get("claims")):
             spans.append({"span": str(claim["span"]), "gold": str(claim["gold"])})
-            items.append({"split": split, "source": source_id, "lines": lines,
+            items.append({"split": split, "source": source_id, "lines": lines, "left_out": _left_out(claim, presented),
                           "claim": strip_markdown(str(claim["span"])).strip(), "gold": str(claim["gold"]),
                           "gold_lines": [int(n) for n in _as_list(claim.get("gold_lines"))],
                           "tags": [str(t) for t in _as_list(claim.get("tags"))],
@@ -257,6 +259,14 @@ def _boundary_key(text: str) -> str:
 
     text = _CITE_END.sub("", strip_markdown(text).strip())
     return re.sub(r"\s+", " ", _EDGE.sub("", text))
+
+
+def _left_out(claim: dict[str, Any], presented: list[str]) -> bool:
+    """Whether the site never presents this gold span as a claim to mark: it shares no text with any claim the splitter
+    gives (a heading, a table's header row, a question line, a greeting the splitter leaves out). A span cut
+    differently still overlaps a presented claim."""
+    key = _boundary_key(str(claim["span"]))
+    return bool(key) and not any(key in other or other in key for other in presented if other)
 
 
 def splitter_figures(wholes: list[dict[str, Any]]) -> Counter:
@@ -352,6 +362,13 @@ def hint_figures(items: list[dict[str, Any]], verbose: bool) -> dict[str, Any]:
         if item["gold"] != "근거":
             c["not_grounded"] += 1
             c["false_grounded"] += shown == "근거"
+        # the same over the claims the site presents (a span the splitter leaves out is never marked nor hinted)
+        if not item.get("left_out"):
+            c["presented"] += 1
+            c["presented_given"] += given
+            c["presented_right_given"] += given and right
+        else:
+            c[f"left_out:{item['gold']}"] += 1
         if item["gold_lines"]:
             c["with_lines"] += 1
             c["p1"] += bool(top) and top[0] in item["gold_lines"]
@@ -534,6 +551,15 @@ def print_hints(splits: dict[str, list[dict[str, Any]]], verbose: str) -> dict[s
         print(f"{name:13} {c['claims']:6d} {_ratio(c['given'], c['claims']):>6} {_ratio(c['right_given'], c['given']):>6} "
               f"{_ratio(c['false_grounded'], c['not_grounded']):>10} {_ratio(c['p1'], c['with_lines']):>6} "
               f"{_ratio(c['r3'], c['with_lines']):>6}   {per_kind}")
+    print("over the claims the site presents (a gold span the splitter leaves out, such as a heading or a table's header"
+          " row, is never marked nor hinted):")
+    for name, figures in results.items():
+        c = figures["counts"]
+        if c["presented"] == c["claims"]:
+            continue
+        left = ", ".join(f"{k.split(':', 1)[1]} {n}" for k, n in sorted(c.items()) if k.startswith("left_out:"))
+        print(f"  {name:13} presented {c['presented']} of {c['claims']} (left out: {left}): cover "
+              f"{_ratio(c['presented_given'], c['presented'])}, right {_ratio(c['presented_right_given'], c['presented_given'])}")
     return results
 
 
@@ -621,6 +647,9 @@ def print_figure_lines(results: dict[str, dict[str, Any]], split_figures: dict[s
         print(f"{key}_false_grounded={_ratio(c['false_grounded'], c['not_grounded'])}")
         print(f"{key}_p_at_1={_ratio(c['p1'], c['with_lines'])}")
         print(f"{key}_r_at_3={_ratio(c['r3'], c['with_lines'])}")
+        if c["presented"] != c["claims"]:
+            print(f"{key}_hint_given_presented={_ratio(c['presented_given'], c['presented'])}")
+            print(f"{key}_hint_accuracy_given_presented={_ratio(c['presented_right_given'], c['presented_given'])}")
     for name, c in split_figures.items():
         key = name.replace("-", "_")
         print(f"{key}_split_precision={_ratio(c['predicted_right'], c['predicted'])}")

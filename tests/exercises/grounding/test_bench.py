@@ -49,3 +49,19 @@ def test_clauses_of_one_gold_claim_are_counted_apart_and_never_as_right() -> Non
              "spans": [{"span": g, "gold": "근거"} for g in gold]}
     figures = bench.splitter_figures([whole])
     assert figures["predicted"] == 3 and figures["predicted_right"] == 1 and figures["cut_inside"] == 2
+
+
+def test_a_gold_span_the_site_never_presents_is_counted_apart_in_the_hint_figures() -> None:
+    """A heading the splitter leaves out is never marked nor hinted: it counts in the all-spans hint figures and is left
+    out of the presented ones; a span cut differently from the splitter's claims still counts as presented."""
+    bench = _bench()
+    presented = [bench._boundary_key(claim) for claim in ("토요일은 쉽니다.", "참가비는 5,000원이고")]
+    assert bench._left_out({"span": "### 참가비 안내"}, presented)
+    assert not bench._left_out({"span": "토요일은 쉽니다."}, presented)
+    assert not bench._left_out({"span": "참가비는 5,000원이고 주차는 무료입니다."}, presented)
+    item = {"lines": ["안내 (가상 자료)", "토요일은 쉽니다."], "gold": "주장 아님", "gold_lines": [], "tags": [],
+            "source": "s", "claim": "참가비 안내"}
+    figures = bench.hint_figures([{**item, "left_out": True}, {**item, "claim": "토요일은 쉽니다.", "gold": "근거",
+                                                                 "gold_lines": [2], "left_out": False}], verbose=False)
+    counts = figures["counts"]
+    assert counts["claims"] == 2 and counts["presented"] == 1 and counts["left_out:주장 아님"] == 1

@@ -148,3 +148,13 @@ def test_underscore_emphasis_a_noun_after_go_and_the_polite_goyo_split_as_they_r
     assert texts("첫째는 70,000원이고요, 둘째는 58,000원이에요.") == ["첫째는 70,000원이고요", "둘째는 58,000원이에요."]
     assert texts("수업을 직접 듣고 보니 참 좋았어요.") == ["수업을 직접 듣고 보니 참 좋았어요."]
     assert texts("신청을 지금 받고 있습니다.") == ["신청을 지금 받고 있습니다."]
+
+
+def test_a_bold_line_that_states_something_and_a_contact_with_its_number_are_claims() -> None:
+    """A line all in bold is a heading ("**확인 결과**") unless it states a figure or a predicate: "**두 아이 총
+    126,000원**" is the answer's conclusion, to be marked. "궁금한 점은 자료운영팀(02-555-0173)에 문의하세요" gives the
+    source's contact line; without a number it is a sign-off."""
+    assert texts("**확인 결과**\n\n**두 아이 총 126,000원**") == ["두 아이 총 126,000원"]
+    assert texts("**정리하면 30,000원만 내시면 됩니다.**") == ["정리하면 30,000원만 내시면 됩니다."]
+    assert texts("궁금한 점은 자료운영팀(02-555-0173)에 문의하세요.") == ["궁금한 점은 자료운영팀(02-555-0173)에 문의하세요."]
+    assert texts("궁금한 점 있으면 또 물어보세요.") == []
