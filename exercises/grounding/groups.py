@@ -23,7 +23,7 @@ from lessons.models import FixtureVersion
 
 from .engine.analysis import analyse_claim
 from .engine.claims import strip_markdown
-from .models import JUDGEMENT_FOR, ClaimGroup, GroupJudgement
+from .models import JUDGEMENT_FOR, ClaimGroup, GroupJudgement, Judgement, Relation
 
 STALE_BASIS = "확인 안 됨 — 자료가 바뀌어 답안 키를 다시 확인하는 중"
 AWAITING_BASIS = "강사 확인 대기"
@@ -148,9 +148,19 @@ class Pins:
         if changed is None:
             return True
         slug = self.version.fixture.slug
-        if lines_referred(str(key.get("explanation") or ""), slug, own=True) is None:
+        if lines_referred(str(key.get("explanation") or ""), slug, own=True) is None or says_silent_key(key):
             return bool(changed)
         return bool(key_lines(key, slug) & changed)
+
+
+def says_silent_key(key: dict[str, Any]) -> bool:
+    """A key that the source is silent on something (relation 원문에 없음, or 자료없음 resting on no line of its own): it
+    rests on every line, since a line added or changed anywhere may name what the source lacked. Its explanation's
+    quotes ("4번 줄은 찾아오는 길") are what the source says instead, not what the judgement rests on."""
+    if key.get("relation") == Relation.SILENT:
+        return True
+    return key.get("judgement") == Judgement.NO_DATA and not any(
+        key.get(name) for name in ("lines", "evidence", "required", "key_lines"))
 
 
 def judgement_key(judgement: GroupJudgement, *, previous: GroupJudgement | None = None) -> dict[str, Any]:

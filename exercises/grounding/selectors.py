@@ -129,7 +129,10 @@ def record_links_of(user: User) -> dict[int, list[RecordLink]]:
 
 def fixture_uses(fixture: Fixture) -> list[FixtureUse]:
     """The keys resting on ``fixture``: each question's lines (evidence, required, and those its explanation
-    quotes), each variant's overrides, and each sample claim's lines."""
+    quotes), each variant's overrides, and each sample claim's lines; a key that the source is silent rests on every
+    line (``groups.says_silent_key``), as ``Pins.stale`` reads it."""
+    from .groups import says_silent_key
+
     uses: list[FixtureUse] = []
     exercises = (Exercise.objects.active().filter(Q(fixture=fixture) | Q(variants__fixture=fixture)).distinct()
                  .prefetch_related("questions", "variants", "samples"))
@@ -139,25 +142,29 @@ def fixture_uses(fixture: Fixture) -> list[FixtureUse]:
         if own:
             for question in exercise.questions.all():
                 uses.append(_key_use(f"{exercise.title} · {question.text}", question.evidence, question.required,
-                                     question.explanation, fixture.slug))
+                                     question.explanation, fixture.slug,
+                                     every=says_silent_key({"judgement": question.judgement, "evidence": question.evidence,
+                                                            "required": question.required})))
         for variant in variants.values():
             for key, override in variant.overrides.items():
                 uses.append(_key_use(f"{exercise.title} · {variant.title} · {key}", override.get("evidence", []),
-                                     override.get("required", []), override.get("explanation", ""), fixture.slug))
+                                     override.get("required", []), override.get("explanation", ""), fixture.slug,
+                                     every=says_silent_key(override)))
         for sample in exercise.samples.all():
             if (sample.variant_key in variants) or (own and not sample.variant_key):
                 for n, claim in enumerate(sample.claims, start=1):
                     use_ = _key_use(f"{exercise.title} · {sample.title} · 주장 {n}", claim.get("lines", []), [],
-                                    claim.get("explanation", ""), fixture.slug, kind="근거 연습 예시 주장")
+                                    claim.get("explanation", ""), fixture.slug, kind="근거 연습 예시 주장",
+                                    every=says_silent_key(claim))
                     if use_.lines is None or use_.lines:
                         uses.append(use_)
     return uses
 
 
 def _key_use(label: str, evidence: list[int], required: list[int], explanation: str, slug: str, *,
-             kind: str = "근거 연습 답안 키") -> FixtureUse:
+             kind: str = "근거 연습 답안 키", every: bool = False) -> FixtureUse:
     quoted = lines_referred(explanation, slug, own=True)
-    return use(kind, label, None if quoted is None else {*evidence, *required, *quoted})
+    return use(kind, label, None if quoted is None or every else {*evidence, *required, *quoted})
 
 
 # Answer groups: instructors of a cohort with attempts on an exercise see and judge its groups.
@@ -256,7 +263,7 @@ def stale_keys(exercise: Exercise) -> list[str]:
     if own is not None:
         pins = Pins(own)
         found += [_("질문 키 · %(q)s") % {"q": q.text} for q in exercise.questions.all()
-                  if pins.stale({"fixture_version": q.fixture_version, "evidence": q.evidence,
+                  if pins.stale({"fixture_version": q.fixture_version, "judgement": q.judgement, "evidence": q.evidence,
                                  "required": q.required, "explanation": q.explanation})]
     variant_pins = {"": (own, Pins(own) if own else None)}
     for variant in exercise.variants.select_related("fixture__current_version"):

@@ -168,3 +168,22 @@ def test_the_instructor_page_lists_stale_keys_and_confirms_them(
     assert not AuditEntry.objects.filter(action="grounding.keys_confirmed").exists()
     assert client.post("/exercises/bookshop/keys/confirm/", {"reason": "바뀐 2번 줄을 읽고 키를 다시 확인함"}).status_code == 302
     assert "원문이 바뀌어 다시 확인할 답안 키" not in client.get("/exercises/bookshop/groups/").content.decode()
+
+
+def test_a_key_that_the_source_is_silent_rests_on_every_line(
+        bookshop: Exercise, fixture_admin: User, learner: User, instructor: User) -> None:
+    """"주차는 무료입니다" marked 자료없음 rests on the parking question's key: the source says nothing of parking. A line
+    added anywhere may name it, so after the fixture gains one the key backs no verdict (확인 안 됨, nothing of the old
+    explanation's "아홉 줄") and the instructor's list names it, until it is confirmed; a key on line 8 stays in force."""
+    notice = Fixture.objects.select_related("current_version").get(slug="bookshop-notice")
+    assert notice.current_version is not None
+    create_fixture_version(fixture=notice, text=notice.current_version.text.rstrip("\n") + "\n책방 뒤 공터에 차를 세울 수 있습니다.",
+                           origin=FixtureVersion.Origin.ADMIN, actor=None, reason="주차 안내 추가 (가상)")
+    exercise = Exercise.objects.get(slug="bookshop")
+    parking = mark_and_submit(learner, exercise, "주차는 무료입니다.", [("no_data", "")], "park")
+    item = feedback_of(parking)["claims"][0]
+    assert item["verdict"] == "unchecked" and "아홉 줄" not in str(item), item
+    fee = mark_and_submit(learner, exercise, "독서 모임 참가비는 무료입니다 (8).", [("grounded", "8")], "fee")
+    assert feedback_of(fee)["claims"][0]["verdict"] == "right"
+    page = signed_in(instructor).get("/exercises/bookshop/groups/").content.decode()
+    assert "차를 가져가면 주차는 무료인가요?" in page.split('id="stale-keys-title"')[1].split("</ul>")[0]
