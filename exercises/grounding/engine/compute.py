@@ -494,7 +494,8 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
                     per="off" if _DEDUCTED.match(seg.text, v.span[1]) else _priced_per(seg.text),
                     fees=frozenset(_FEE.findall(seg.text)), scoped=bool(_SOME_ONLY.search(seg.text)))
              for line in given for seg in line.segments for v in seg.values
-             if v.kind == "money" and v.role in ("point", "max", "min") and not _REPLACED.match(seg.text, v.span[1])]
+             if v.kind == "money" and v.role in ("point", "max", "min") and not _REPLACED.match(seg.text, v.span[1])
+             and not _unmet_condition(seg.text, v, claim)]
     # The asker's own case, an amount the claim supposes ("부품값이 10,000원이면 30% 할인돼 7,000원"): an operand, no line's
     known += [_Known(v.alts[0][0], _money(v.alts[0][0]), frozenset()) for v, _ in claimed
               if v.kind == "money" and _SUPPOSED.match(normalise(claim), v.span[1])]
@@ -572,6 +573,32 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
 
 # A line that leaves a part out of its rate or price: "(보드 대여료는 할인하지 않습니다)", "재료비 제외".
 _LEFT_OUT = re.compile(r"(?:할인|적용)\s*(?:하지|되지|받지)\s*않|제외|빼고")
+# What a line's discount or surcharge depends on: the clause before its "…면" ("2인 이상 함께 신청하면 1인당 5,000원 할인").
+_CONDITION_BEFORE = re.compile(r"([^,()]*?)(?:으면|면)(?![가-힣])")
+_SHOWS_WORK = re.compile(r"할인|빼|차감|감면|깎|[−-]\s*\d|\d\s*(?:원|명|개|회)?\s*=")
+_CONDITION_WORD = re.compile(r"\d+\s*[가-힣]+|[가-힣]{2,}")
+
+
+def _unmet_condition(text: str, value: Value, claim: str) -> bool:
+    """An amount taken off only in a case its clause names ("2인 이상 함께 신청하면 1인당 5,000원 할인") that the claim
+    does not name at all, nor any case of its own, nor the discount itself: "수강료는 1인 40,000원입니다" is 45,000원 −
+    5,000원 only for two or more, and the claim says nothing of them, so the discount is no operand of its
+    computation. A claim that shows the discount or its own working ("5,000원 − 2,000원 = 3,000원", "할인돼서", "45,000원 +
+    35,000원 = 80,000원") states its premise, and the computation checks its arithmetic."""
+    span = value.span
+    if not _DEDUCTED.match(text, span[1]) or _CONDITION_BEFORE.search(normalise(claim)):
+        return False  # a claim that states a case of its own ("친구분과 오시면 1인 40,000원") may be that case
+    stated = {v.alts[0][0] for v in extract_values(normalise(claim))[0] if v.kind == "money"}
+    if value.alts[0][0] in stated or _SHOWS_WORK.search(claim):
+        return False
+    conditions = list(_CONDITION_BEFORE.finditer(text, 0, span[0]))
+    if not conditions:
+        return False
+    words = {word.replace(" ", "") for word in _CONDITION_WORD.findall(conditions[-1].group(1))} - {"이상", "이하", "경우"}
+    said = normalise(claim).replace(" ", "")
+    return bool(words) and not any(word[:2] in said for word in words)
+
+
 _SUPPOSED = re.compile(r"\s*(?:짜리|어치)?\s*(?:이면|면|라면|이라면|일\s*때|짜리면)(?![가-힣])")
 _FEE = re.compile(r"[가-힣]*(?:비|료|요금|금)(?=[을를은는이가도의:]|에서|에|\s|$)")
 _SOME_ONLY = re.compile(r"째|부터|이상|만\s")

@@ -1089,3 +1089,16 @@ def test_a_claim_its_cited_lines_account_for_is_not_sent_to_its_questions_lines(
     assert cited["check"] != "question_evidence" and cited["verdict"] != "review"
     elsewhere = shown("방문 날짜는 순서대로 전화로 알려 줘요.", "grounded", [5], lines=notice, question=question)
     assert elsewhere["check"] == "question_evidence" and elsewhere["verdict"] == "review"
+
+
+def test_a_discount_for_a_case_backs_only_a_claim_that_names_the_case_or_shows_the_discount() -> None:
+    """"2인 이상 함께 신청하면 1인당 5,000원 할인": "수강료는 1인 40,000원입니다" states the discounted price for everyone,
+    so 45,000원 − 5,000원 backs nothing; a claim that names the case ("둘이 함께"), states a case of its own ("친구분과
+    오시면") or shows the discount ("45,000원 − 5,000원", "할인돼서") is computed as before."""
+    from exercises.grounding.engine.compute import computation
+
+    shop = ["향수 만들기 (가상 자료)", "수강료: 1인 45,000원 (향수 1병 포함), 2인 이상 함께 신청하면 1인당 5,000원 할인"]
+    assert computation(shop, "수강료는 1인 40,000원입니다.", [2]) is None
+    for claim in ("둘이 함께 신청하면 1인 40,000원입니다.", "친구분과 오시면 1인 40,000원이에요.",
+                  "1인 45,000원 − 5,000원 = 40,000원", "5,000원 할인돼서 1인 40,000원이에요."):
+        assert computation(shop, claim, [2]) is not None, claim
