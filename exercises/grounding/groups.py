@@ -21,6 +21,7 @@ from lessons.fixture_changes import changed_numbers
 from lessons.fixture_refs import lines_referred
 from lessons.models import FixtureVersion
 
+from .engine import says_silent
 from .engine.analysis import analyse_claim
 from .engine.claims import strip_markdown
 from .models import JUDGEMENT_FOR, ClaimGroup, GroupJudgement, Judgement, Relation
@@ -154,13 +155,15 @@ class Pins:
 
 
 def says_silent_key(key: dict[str, Any]) -> bool:
-    """A key that the source is silent on something (relation 원문에 없음, or 자료없음 resting on no line of its own): it
-    rests on every line, since a line added or changed anywhere may name what the source lacked. Its explanation's
+    """A key that the source is silent on something (relation 원문에 없음, 자료없음 resting on no line of its own, or a
+    claim on no line that says so): it rests on every line, since a line added or changed anywhere may name what the source lacked. Its explanation's
     quotes ("4번 줄은 찾아오는 길") are what the source says instead, not what the judgement rests on."""
     if key.get("relation") == Relation.SILENT:
         return True
-    return key.get("judgement") == Judgement.NO_DATA and not any(
-        key.get(name) for name in ("lines", "evidence", "required", "key_lines"))
+    if any(key.get(name) for name in ("lines", "evidence", "required", "key_lines")):
+        return False
+    # 자료없음 on no line, or a claim that rightly says the source is silent ("안내문에는 주차 이야기가 없습니다", 근거)
+    return key.get("judgement") == Judgement.NO_DATA or says_silent(str(key.get("text") or ""))
 
 
 def judgement_key(judgement: GroupJudgement, *, previous: GroupJudgement | None = None) -> dict[str, Any]:

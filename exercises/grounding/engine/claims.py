@@ -60,10 +60,10 @@ _GREETING = re.compile(
     r"|^\s*(?:안녕하세요|반갑습니다|감사합니다|고맙습니다|좋은 질문|도움이 되(?:셨|었)|도움이 필요|더 궁금|궁금한 점|"
     r"추가로 궁금|문의 주셔서|질문 주셔서|다음과 같이 정리|아래와 같이 정리|정리해 드리겠|답변드리겠|알려 드리겠|"
     r"말씀드리겠)[^\n]*$")
-_MARKDOWN_HEADING = re.compile(r"#{1,6}\s")
+_MARKDOWN_HEADING = re.compile(r"#{1,6}\s")  # a Markdown heading ("### 세차 가능 여부")
 # A line all in bold that states something, a figure or a predicate ("**두 아이 총 126,000원**", "**정리하면 30,000원만 내시면
 # 됩니다.**"): the answer's conclusion, not a heading ("**확인 결과**").
-_BOLD_STATEMENT = re.compile(r"^\s*\*\*(?=[^*]*(?:\d|(?:다|요|죠)[.!]?\*\*))[^*]+\*\*\s*$")  # a Markdown heading ("### 세차 가능 여부")
+_BOLD_STATEMENT = re.compile(r"^\s*\*\*(?=[^*]*(?:\d|(?:다|요|죠)[.!]?\*\*))[^*]+\*\*\s*$")
 _SIGNPOST = re.compile(r"(?:정리해|알려|안내해|설명해|말씀|답변)\s*드리겠습니다[.!]?$|(?:이)?[라다]니\s*(?:정말\s*|너무\s*|참\s*)?(?:멋지|멋져|좋|설레|부럽|재밌|재미있|즐겁|기대되|대단하|다행|뜻깊)[가-힣]*(?:네요|군요|요)[^가-힣0-9]*$|되(?:셨|었)(?:길|으면)\s*(?:바랍니다|좋겠습니다)[.!]?$"
                        r"|(?:즐거운|좋은|행복한|편안한|건강한|알찬)\s*[가-힣 ]{0,12}(?:되세요|보내세요|하세요)[.!~]*$"
                        # the asker's question said back ("…얼마를 내는지 물어보셨어요", "…궁금하시군요"): it answers nothing

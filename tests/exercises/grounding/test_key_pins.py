@@ -187,3 +187,16 @@ def test_a_key_that_the_source_is_silent_rests_on_every_line(
     assert feedback_of(fee)["claims"][0]["verdict"] == "right"
     page = signed_in(instructor).get("/exercises/bookshop/groups/").content.decode()
     assert "차를 가져가면 주차는 무료인가요?" in page.split('id="stale-keys-title"')[1].split("</ul>")[0]
+
+
+def test_which_keys_say_the_source_is_silent() -> None:
+    """A key rests on every line when it says the source lacks something: relation 원문에 없음, 자료없음 on no line of
+    its own, or a 근거 claim on no line that says the source is silent. A contradiction key rests on its line."""
+    from exercises.grounding.groups import says_silent_key
+
+    assert says_silent_key({"relation": "silent", "judgement": "no_data", "lines": []})
+    assert says_silent_key({"judgement": "no_data", "evidence": [], "required": []})
+    assert says_silent_key({"judgement": "grounded", "relation": "restates", "lines": [],
+                            "text": "안내문에는 주차 이야기가 없습니다."})
+    assert not says_silent_key({"judgement": "no_data", "relation": "contradicts", "lines": [2]})
+    assert not says_silent_key({"judgement": "grounded", "relation": "restates", "lines": [8], "text": "참가비는 무료입니다."})
