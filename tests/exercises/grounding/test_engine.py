@@ -232,18 +232,21 @@ def test_empty_and_odd_input_does_not_crash(source: str | list[str], claim: str)
 
 
 def test_warm_source_is_fast() -> None:
-    """With the source analysed once, a 5-claim call stays well inside the 20 ms budget (loose bound for CI)."""
+    """With the source analysed once, a 5-claim call stays well inside the 20 ms budget (loose bound for CI).
+
+    Measured in CPU time: it costs about 5 ms here, and wall time on a CI host running four test workers and
+    PostgreSQL on two cores measured the neighbours (62 ms once)."""
     claims = ["책방은 토요일에도 영업한다.", "일요일에도 책방을 연다.", "낭독 모임 참가비는 2만 원이다.",
               "와이파이는 무료다.", "2층 열람 공간은 7월에 연다."]
     suggest(SHOP, claims)
     timings = []
     for round_ in range(30):
         batch = [f"{claim} {round_}" for claim in claims]  # new claims each time: no claim cache helps
-        started = time.perf_counter()
+        started = time.process_time()
         suggest(SHOP, batch)
-        timings.append((time.perf_counter() - started) * 1000)
+        timings.append((time.process_time() - started) * 1000)
     timings.sort()
-    assert timings[int(len(timings) * 0.95) - 1] < 60
+    assert timings[int(len(timings) * 0.95) - 1] < 40
 
 
 # --- the labelled evaluation set -------------------------------------------
