@@ -490,12 +490,14 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     # "16일은 화요일" is a date (the reader takes a day without its month for a length of days): not an operand
     dated_days = {float(day) * 1440 for day, _ in weekday_dates(normalise(claim))}
     values = [value for value, _ in claimed if not (value.kind == "dur" and value.alts[0][0] in dated_days)]
+    stated = frozenset(v.alts[0][0] for v, _ in claimed if v.kind == "money")
+    conditional = not _states_its_case(claim)
     known = [_Known(v.alts[0][0], _money(v.alts[0][0]), frozenset({line.number}),
                     per="off" if _DEDUCTED.match(seg.text, v.span[1]) else _priced_per(seg.text),
                     fees=frozenset(_FEE.findall(seg.text)), scoped=bool(_SOME_ONLY.search(seg.text)))
              for line in given for seg in line.segments for v in seg.values
              if v.kind == "money" and v.role in ("point", "max", "min") and not _REPLACED.match(seg.text, v.span[1])
-             and not _unmet_condition(seg.text, v, claim)]
+             and not (conditional and _unmet_condition(seg.text, v, normalise(claim), stated))]
     # The asker's own case, an amount the claim supposes ("부품값이 10,000원이면 30% 할인돼 7,000원"): an operand, no line's
     known += [_Known(v.alts[0][0], _money(v.alts[0][0]), frozenset()) for v, _ in claimed
               if v.kind == "money" and _SUPPOSED.match(normalise(claim), v.span[1])]
@@ -579,24 +581,28 @@ _SHOWS_WORK = re.compile(r"할인|빼|차감|감면|깎|[−-]\s*\d|\d\s*(?:원|
 _CONDITION_WORD = re.compile(r"\d+\s*[가-힣]+|[가-힣]{2,}")
 
 
-def _unmet_condition(text: str, value: Value, claim: str) -> bool:
+def _unmet_condition(text: str, value: Value, claim: str, stated: frozenset[float]) -> bool:
     """An amount taken off only in a case its clause names ("2인 이상 함께 신청하면 1인당 5,000원 할인") that the claim
     does not name at all, nor any case of its own, nor the discount itself: "수강료는 1인 40,000원입니다" is 45,000원 −
     5,000원 only for two or more, and the claim says nothing of them, so the discount is no operand of its
     computation. A claim that shows the discount or its own working ("5,000원 − 2,000원 = 3,000원", "할인돼서", "45,000원 +
-    35,000원 = 80,000원") states its premise, and the computation checks its arithmetic."""
+    35,000원 = 80,000원") states its premise, and the computation checks its arithmetic. ``claim`` is normalised, and
+    ``stated`` holds its amounts."""
     span = value.span
-    if not _DEDUCTED.match(text, span[1]) or _CONDITION_BEFORE.search(normalise(claim)):
-        return False  # a claim that states a case of its own ("친구분과 오시면 1인 40,000원") may be that case
-    stated = {v.alts[0][0] for v in extract_values(normalise(claim))[0] if v.kind == "money"}
-    if value.alts[0][0] in stated or _SHOWS_WORK.search(claim):
+    if not _DEDUCTED.match(text, span[1]) or value.alts[0][0] in stated:
         return False
     conditions = list(_CONDITION_BEFORE.finditer(text, 0, span[0]))
     if not conditions:
         return False
     words = {word.replace(" ", "") for word in _CONDITION_WORD.findall(conditions[-1].group(1))} - {"이상", "이하", "경우"}
-    said = normalise(claim).replace(" ", "")
+    said = claim.replace(" ", "")
     return bool(words) and not any(word[:2] in said for word in words)
+
+
+def _states_its_case(claim: str) -> bool:
+    """A claim with a case of its own ("친구분과 오시면 1인 40,000원"), which may be the line's, or that shows the discount
+    or its working: no condition of a line's discount goes unmet in it (``_unmet_condition``)."""
+    return bool(_CONDITION_BEFORE.search(normalise(claim)) or _SHOWS_WORK.search(claim))
 
 
 _SUPPOSED = re.compile(r"\s*(?:짜리|어치)?\s*(?:이면|면|라면|이라면|일\s*때|짜리면)(?![가-힣])")
@@ -687,7 +693,7 @@ def calendar(source: str | list[str], claim: str) -> Calendar | None:
         for pair in weekday_dates(normalise(line)):
             anchors.setdefault(pair, number)
     in_order = sorted(stated, key=lambda pair: int(pair[0]))
-    counted = _counted(in_order, anchors, later_in_month=_within_a_month([claim, *lines]))
+    counted = _counted(in_order, anchors, later_in_month=_no_other_month([claim, *lines]))
     if counted is None:
         return None
     return Calendar(agrees=all(right == name for (_, name), (_, _, right) in zip(in_order, counted, strict=True)),
@@ -705,10 +711,10 @@ def _only_dates(text: str) -> bool:
 _ANOTHER_MONTH = re.compile(r"다음\s*달|내달|익월|다음\s*해|내년|새해|말일|월말|월초")
 
 
-def _within_a_month(texts: list[str]) -> bool:
-    """Whether the texts keep to one month: at most one month named (``_one_month``), none reached into by word, and
-    no range of days that runs past a month's end ("28일부터 3일까지")."""
-    return _one_month(texts) and not any(_ANOTHER_MONTH.search(text) for text in texts) and not any(
+def _no_other_month(texts: list[str]) -> bool:
+    """Whether the texts reach into no month but their own (the callers have already required ``_one_month``): none
+    by word, and no range of days that runs past a month's end ("28일부터 3일까지")."""
+    return not any(_ANOTHER_MONTH.search(text) for text in texts) and not any(
         int(end) < int(start) for text in texts for start, end in _DAY_RANGE.findall(normalise(text)))
 
 
@@ -773,7 +779,7 @@ def _dated_steps(claim: str, given: list[Line]) -> list[tuple[str, frozenset[int
     if not _only_dates(normalise(claim)):
         return None
     counted = _counted(unknown, anchors,
-                       later_in_month=_within_a_month([claim, *(seg.text for line in given for seg in line.segments)]))
+                       later_in_month=_no_other_month([claim, *(seg.text for line in given for seg in line.segments)]))
     if counted is None or any(right != name for (_, name), (_, _, right) in zip(unknown, counted, strict=True)):
         return None
     return [(step, frozenset({number})) for step, number, _ in counted]
