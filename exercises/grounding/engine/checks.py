@@ -457,6 +457,10 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
     # Nor the verb that makes it a question ("찍어도 되는지", "신어야 하는지"): a line need not say 되다.
     # And the verb whose object is named ("사진을 찍어도", "신발을 신어야"): the line names the thing in its own verb.
     objects = {i + 1 for i, word in enumerate(named[:-1]) if word.surface.endswith(("을", "를"))}
+    # Likewise the verb of an embedded question whose subject is named ("어떤 분야에서 문제가 나오는지"): a line says
+    # "문제는 … 분야에서 내며", the question's verb in its own words.
+    objects |= {i + 1 for i, word in enumerate(named[:-1]) if word.surface.endswith(("이", "가"))
+                and word.surface != word.stem and _asks_embedded(named[i + 1].surface)}
     things = [word for i, word in enumerate(named) if word.stem not in _ABOUT_WORDS and i not in objects
               and not _ASKS_WHETHER.fullmatch(word.surface)] or named
     def named_on(word: Word, line: Line) -> bool:
@@ -482,6 +486,15 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
     if _ADDRESS_WORDS.search(clause) and any(_ADDRESS_FIGURE.search(line) for line in _lines(source)):
         return []
     return [word.stem for word in named]
+
+
+def _asks_embedded(surface: str) -> bool:
+    """Whether a word is a predicate in the form of an embedded question, its 지 after a syllable ending in ㄴ or ㄹ:
+    "나오는지", "열리는지도", "쉬운지는", "될지", "무료인지" (not "금지", "유지")."""
+    word = re.sub(r"(?:도|는|를|가)$", "", surface)
+    if len(word) < 2 or not word.endswith("지") or not "가" <= word[-2] <= "힣":
+        return False
+    return (ord(word[-2]) - 0xAC00) % 28 in (4, 8)  # the final consonant ㄴ or ㄹ
 
 
 _BRINGING = frozenset({"지참", "소지", "휴대", "챙기", "가져오", "가져가"})

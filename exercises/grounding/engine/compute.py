@@ -91,7 +91,7 @@ _ROUNDING = re.compile(r"올림|반올림|내림|버림|단위로")
 def _beyond_the_check(index: SourceIndex, claim: str, formulas: list[str], used: list[Line],
                       cited: list[int] | None) -> bool:
     """A computation found that still says nothing: priced apart, rounded by a rule, or short of a cited amount."""
-    if _priced_apart(claim, formulas, used):
+    if _priced_apart(claim, formulas, used) or _priced_per_other(formulas, used):
         return True
     if any(_ROUNDING.search(seg.text) for line in used for seg in line.segments):
         return True
@@ -844,6 +844,31 @@ def _priced_apart(claim: str, formulas: list[str], used: list[Line]) -> bool:
         if len(amounts) > 1 or any(_FREE_OR_OTHER.search(segment.text) for segment in line.segments):
             return True
     return False
+
+
+# A price per one of something that is not a person: "팀당 참가비 10,000원", "가구당 2장", "한 팀에 5만 원", "1대당".
+_PER_THING = re.compile(r"(?<![가-힣])(?:1\s*|한\s*)?([가-힣]{1,2})\s*(?:당|마다|에)(?![가-힣])")
+_PERSON_UNITS = frozenset({"인", "명", "사람", "분"})
+
+
+def _priced_per_other(formulas: list[str], used: list[Line]) -> bool:
+    """A product by a count of people of an amount a used line prices per something else, and not also per person:
+    "10,000원 × 4명" of "2~4명이 한 팀, 팀당 참가비 10,000원" is what the team pays once, not each of four."""
+    for formula in formulas:
+        amount, count = re.match(r"[\d,]+원", formula), _PEOPLE_FACTOR.search(formula)
+        if amount is None or count is None:
+            continue
+        for line in used:
+            for seg in line.segments:
+                if amount.group() not in seg.text or _PER_PERSON.search(seg.text):
+                    continue
+                units = {found.group(1) for found in _PER_THING.finditer(seg.text[:seg.text.index(amount.group())])}
+                if units - _PERSON_UNITS - _TIME_UNITS:
+                    return True
+    return False
+
+
+_TIME_UNITS = frozenset({"시간", "분", "일", "박", "회", "번", "주", "달", "월", "하루", "매일", "매주", "매월"})
 
 
 def _line_rates(given: list[Line]) -> list[tuple[float, str, frozenset[int]]]:

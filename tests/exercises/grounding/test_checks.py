@@ -818,6 +818,32 @@ def test_a_silence_claim_is_judged_on_the_things_it_names_not_on_words_about_inf
     assert silent_on(source, "주차 안내는 안내문에 없어요.") == ["주차"]
 
 
+def test_a_silence_claim_asking_which_or_whether_is_judged_on_its_nouns_and_knows_a_refund_by_other_words() -> None:
+    """"어떤 분야에서 문제가 나오는지" of a line "문제는 … 분야에서 냅니다" (the embedded question's verb 나오는지 needs no
+    line of its own), and "현금 환급" of a line "현금으로 돌려받을 수 없습니다" (환급 is a refund): the source is not
+    silent. "상품이 무엇인지" of a notice that never names a prize still is."""
+    from exercises.grounding.engine.checks import silent_on
+
+    source = ["퀴즈 대회 (가상 자료)", "문제는 마을 역사·상식·시사 분야에서 냅니다.",
+              "지원금은 카드에 충전되며, 현금으로 돌려받을 수 없습니다."]
+    assert silent_on(source, "어떤 분야에서 문제가 나오는지도 안내문에는 없어요.") == []
+    assert silent_on(source, "현금 환급 | 안내 없음") == []
+    assert silent_on(source, "상품이 무엇인지도 안내문에는 없어요.")[0] == "상품"
+
+
+def test_a_price_per_team_is_not_multiplied_by_a_count_of_people() -> None:
+    """"팀당 참가비 10,000원" times 4명 is not what four people pay: the team pays once, so "1인 10,000원 × 4명 =
+    40,000원" is reproduced by no computation. A price with no unit, or per person, is still multiplied."""
+    from exercises.grounding.engine.compute import computation
+
+    team = ["퀴즈 대회 (가상 자료)", "참가 단위: 2~4명이 한 팀, 팀당 참가비 10,000원"]
+    assert computation(team, "참가비 | 1인 10,000원 × 4명 = 40,000원", [2]) is None
+    assert computation(team, "한 팀에 10,000원이라 네 명이면 40,000원이에요.", [2]) is None
+    for line in ("참가비: 1인 10,000원", "참가비: 10,000원"):
+        found = computation(["퀴즈 대회 (가상 자료)", line], "4명이면 40,000원이에요.", [2])
+        assert found is not None and found.formulas == ("10,000원 × 4명 = 40,000원",)
+
+
 def test_people_priced_apart_are_counted_when_the_claim_names_whose_price_it_multiplies() -> None:
     """"어른 2명 10,000원" of "어른 5,000원, 초등학생 2,000원, 미취학 어린이 무료" is 5,000원 × 2명; "두 분이면 10,000원" does not
     say who the two are, and "어린이 2명 10,000원" names people the line prices otherwise: no computation."""
