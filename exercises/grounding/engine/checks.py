@@ -173,7 +173,7 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
             unit = _unit(part.text[value.span[0]:value.span[1]])
             if any(_unit(seg.text[o.span[0]:o.span[1]]) != unit for _, seg, o in options):
                 continue
-        if _not_misread(value, options, lines):
+        if _not_misread(value, options, lines) or _beyond_the_bound(value, options):
             continue
         shares_word = any(index.match(w, line) >= MATCHED_WORD for w in part.words if w.stem not in _MEASURES
                           for line, _, _ in options)
@@ -184,6 +184,13 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
         if status == "conflict" and number is not None and not _leaves_open(index, number):
             found.append(ValueConflict(claim_text=part.text[value.span[0]:value.span[1]].strip(), line=number))
     return found
+
+
+def _beyond_the_bound(value: Value, options: list) -> bool:
+    """A bound the claim draws at a line's own bound, from the other side: "12명을 넘는 신청자" of "정원이 12명으로 줄어 초과
+    신청자는 …" names those beyond the cap, the same figure, not another one."""
+    return value.role in ("min", "max") and any(
+        other.role in ("min", "max") and other.role != value.role and other.alts == value.alts for _, _, other in options)
 
 
 def _not_misread(value: Value, options: list, lines: list) -> bool:
@@ -583,6 +590,8 @@ def restated_line(source: str | list[str], claim: str, cited: list[int], *, name
 
 def _line_matching(source: str | list[str], claim: str, cited: list[int], *, deny: bool,
                    named_apart: bool = False) -> int | None:
+    if says_silent(claim):
+        return None  # "현금 환급 | 안내 없음": its negation is about the source, not the thing (the silence check's)
     parts = [part for part in analyse_claim(claim) if part.words or part.values]
     if not parts or any(part.overloaded for part in parts):
         return None

@@ -831,6 +831,36 @@ def test_a_silence_claim_asking_which_or_whether_is_judged_on_its_nouns_and_know
     assert silent_on(source, "상품이 무엇인지도 안내문에는 없어요.")[0] == "상품"
 
 
+def test_a_claim_that_the_source_is_silent_restates_and_denies_no_line() -> None:
+    """"현금 환급 | 안내 없음" cited against "현금으로 돌려받을 수 없습니다": the claim's 없음 is about the notice, not about
+    the refund, so it is no restatement (nor a denial) of the line; the same words said of the thing still are."""
+    from exercises.grounding.engine.checks import denied_line, restated_line
+
+    source = ["에너지 바우처 (가상 자료)", "지원금은 카드에 충전되며, 현금으로 돌려받을 수 없습니다."]
+    assert restated_line(source, "현금 환급 | 안내 없음", [2]) is None
+    assert denied_line(source, "현금 환급 | 안내 없음", [2]) is None
+    assert restated_line(source, "현금으로 돌려받을 수 없어요.", [2]) == 2
+
+
+def test_saying_the_notice_cannot_answer_is_a_claim_that_it_is_silent() -> None:
+    """"두 가지 질문 모두 안내문만으로는 답할 수 없습니다" needs no cited line to be 근거 (it says what the notice lacks);
+    "전화로 답할 수 있습니다" says nothing of the notice."""
+    from exercises.grounding.engine.checks import says_silent
+
+    assert says_silent("두 가지 질문 모두 안내문만으로는 답할 수 없습니다.")
+    assert not says_silent("전화로 답할 수 있습니다.")
+
+
+def test_a_bound_drawn_at_the_lines_own_bound_from_the_other_side_is_no_conflict() -> None:
+    """"12명을 넘는 신청자는 다음 회차로" of "정원이 12명으로 줄어 초과 신청자는 다음 회차로": those over the cap, the same
+    figure; "15명을 넘는 신청자" still contradicts the line."""
+    from exercises.grounding.engine.checks import value_conflicts
+
+    source = ["국궁 교실 (가상 자료)", "비가 오면 정원이 12명으로 줄어 초과 신청자는 다음 회차로 옮겨 드립니다."]
+    assert value_conflicts(source, "12명을 넘는 신청자는 다음 회차로 옮겨 줍니다.", [2]) == []
+    assert [c.claim_text for c in value_conflicts(source, "15명을 넘는 신청자는 다음 회차로 옮겨 줍니다.", [2])] == ["15명"]
+
+
 def test_a_price_per_team_is_not_multiplied_by_a_count_of_people() -> None:
     """"팀당 참가비 10,000원" times 4명 is not what four people pay: the team pays once, so "1인 10,000원 × 4명 =
     40,000원" is reproduced by no computation. A price with no unit, or per person, is still multiplied."""
