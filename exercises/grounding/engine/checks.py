@@ -425,8 +425,8 @@ def absent_words_shared(source: str | list[str], question: str, claim: str) -> b
 # Where one clause ends and the next begins, for the silence check: linking and reason endings ("…않으니 ", "…없고 ").
 _CLAUSE_END = re.compile(r"(?:니까|니|므로|어서|아서|라서|해서|는데|지만|고|며)\s+")
 _CONDITIONAL_AFTER = re.compile(r"[가-힣]*?(?:으면|면)(?![가-힣])")
-_ABOUT_WORDS = frozenset({"기준", "경우", "방법", "내용", "정보", "사항", "규정", "절차", "대한", "관한", "대해", "관련", "여부",
-                          "안내", "설명", "언급"})
+_ABOUT_WORDS = frozenset({"기준", "경우", "방법", "내용", "정보", "사항", "규정", "규칙", "방침", "정책", "절차", "대한", "관한",
+                          "대해", "관련", "여부", "안내", "설명", "언급"})
 _QUESTION_WORDS = frozenset({"몇", "언제", "어디", "얼마", "무슨", "어떤", "어느", "누가", "누구", "무엇", "뭐", "왜", "어떻게"})
 
 

@@ -345,6 +345,11 @@ _CELL_SAYS = re.compile(r"추후|미정|미적용|(?<![가-힣])(?:매주|격주
                         r"|(?<![가-힣])(?:[월화수목금토일]\s*[·,/]\s*)+[월화수목금토일]요일")
 
 
+# A cell that lists what holds, clause after clause, with a figure among them ("문화회관 소극장(120석), 같은 시각"): no
+# column name is written so.
+_CELL_LIST = re.compile(r"\d[^,]*,\s*[가-힣]|[가-힣][^,\d]*,\s*[^,]*\d")
+
+
 def _is_header_row(labels: list[str], *, framed: bool) -> bool:
     """Column names, never values: every cell a label ("| 구분 | 1시간 요금 | 비고 |"), or the first cell naming the
     rows and labels after it ("아이 | 참가비 | 소계", "| 아이 | 참가비 |"). A value anywhere makes it a row of data ("1시간
@@ -352,7 +357,7 @@ def _is_header_row(labels: list[str], *, framed: bool) -> bool:
     value = _CELL_AMOUNT if framed else _CELL_VALUE
     if len(labels) < 2 or any(value.search(label) or _value_cell(label) or _ends_in_figure(label) for label in labels):
         return False
-    if any(_CELL_SAYS.search(label) for label in labels[1:]):
+    if any(_CELL_SAYS.search(label) or _CELL_LIST.search(label) for label in labels[1:]):
         return False
     named = [label.endswith(_COLUMN_LABELS) for label in labels]
     return all(named) or all(named[1:])

@@ -17,8 +17,9 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from .analysis import analyse_claim
-from .hangul import normalise
+from .analysis import analyse, analyse_claim
+from .hangul import Word, normalise, word_similarity
+from .matcher import MATCHED as MATCHED_WORD
 from .matcher import Line, SourceIndex, index_for
 from .tables import read_tables
 from .values import NATIVE_NUMERAL_RE, Value, extract_values, native
@@ -521,6 +522,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     used: set[int] = set()
     computed = rate_used = money_computed = False
     results: list[float] = []  # the values reproduced by a formula, not copied
+    copied: list[tuple[Value, frozenset[int]]] = []  # the claim's values taken as they are from lines
     compare = _COMPARE.search(normalise(claim)) is not None
     every = _EVERY.search(normalise(claim)) is not None
     weekly = _weekly_count(normalise(claim), values, given)
@@ -560,6 +562,8 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
                     money_computed = True
                     known.append(_Known(value.alts[0][0], _money(value.alts[0][0]), found.lines,
                                         summed=" + " in found.label))
+            else:
+                copied.append((value, found.lines))
         if not pending or not progress:
             break
     # A comparison with no amount computed: in "2시간 넘게 탈 계획이라면 당일권(5,000원)이 더 저렴합니다" the claim's point
@@ -568,9 +572,84 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
             not rate_used and _rate_left_out(values, given, rates)) or not _result_reproduced(claim, results, formulas):
         return None
     if _beyond_the_check(index, claim, formulas, [line for line in given if line.number in used], cited) or \
-            _count_unchecked(claim, values, formulas, given):
+            _count_unchecked(claim, values, formulas, given) or _copied_from_another(index, normalise(claim), copied) \
+            or _sum_of_one_named(normalise(claim), formulas, [line for line in given if line.number in used]):
         return None
     return Computation(formulas=tuple(formulas), lines=tuple(sorted(used)), steps=tuple(steps))
+
+
+# Words that name a total, not one of its operands: "합계: 45,000원 + 35,000원 = 80,000원".
+_TOTAL_WORDS = frozenset({"합계", "총", "총액", "총합", "소계", "합", "계", "모두", "전부", "다"})
+
+
+def _label_words(text: str) -> list[Word]:
+    """The content words of a stretch of text that names an amount ("대형 세탁기", "건조기 40분"), figures and words
+    for a total aside."""
+    return [word for word in analyse(text, claim=True).words
+            if not word.light and word.stem not in _TOTAL_WORDS and not re.search(r"\d", word.surface)]
+
+
+def _copied_from_another(index: SourceIndex, claim: str, copied: list[tuple[Value, frozenset[int]]]) -> bool:
+    """An amount the claim states, taken as it is from one line while the claim gives it to what another line prices:
+    "건조기 40분 4,000원" names the dryer of "건조기: 10분에 1,000원", so it is not the "중형(12kg) 1회 4,000원" of the
+    washers' line, whatever sum it makes. The claim's words before the amount (after the amount before it) decide;
+    words no line has ("어머님은", "첫째는") name the asker's people and leave the amount as it is."""
+    amounts = sorted(v.span for v in extract_values(claim)[0] if v.kind == "money")
+    priced = [line for line in index.lines if any(v.kind == "money" for v in line.values)]
+    title = [line for line in index.lines if line.number == 1]
+    for value, lines in copied:
+        if value.kind != "money":
+            continue
+        before = max((end for _, end in amounts if end <= value.span[0]), default=0)
+        # the notice's own name ("… 할인 행사") and a word for any price ("가격") name no one line's thing
+        words = [word for word in _label_words(claim[before:value.span[0]]) if "@price" not in word.concepts
+                 and not any(index.match(word, line) >= MATCHED_WORD for line in title)]
+        if not words or any(index.match(word, line) >= MATCHED_WORD for word in words for line in priced
+                            if line.number in lines):
+            continue
+        if any(index.match(word, line) >= MATCHED_WORD for word in words for line in priced if line.number not in lines):
+            return True
+    return False
+
+
+_NAMED = 0.9  # a claim's word names a label as the checks' NEAR_WORD does: the word itself, or nearly
+
+
+def _sum_of_one_named(claim: str, formulas: list[str], used: list[Line]) -> bool:
+    """A sum of two amounts one line gives side by side, of which the claim names one only: "장원 상금은 30만 원" names
+    the 장원 of "장원 1명(상금 20만 원), 차상 2명(각 10만 원)" and not the 차상, so 20만 + 10만 is a coincidence, not its
+    working. An amount is named by a word or figure its line puts before it ("1박 숙박료" by "1박에"), or by the claim
+    stating it. Amounts of different lines (a fee, a surcharge, a rental) may be summed with some left unnamed."""
+    said = _label_words(claim)
+    claimed = extract_values(claim)[0]
+    stated = {v.alts[0][0] for v in claimed if v.kind == "money"}
+    figures = {(v.kind, v.alts) for v in claimed if v.kind != "money"}
+    for formula in formulas:
+        if " + " not in formula:
+            continue
+        by_line: dict[int, set[bool]] = {}
+        for found in re.findall(r"([\d,]+)원", formula.split("=")[0]):
+            amount = float(found.replace(",", ""))
+            for line in used:
+                for seg in line.segments:
+                    for v in seg.values:
+                        if v.kind != "money" or abs(v.alts[0][0] - amount) >= _EPS:
+                            continue
+                        # after the amount before it, or the line's label ("수강료: 기초반 월 20,000원" names 기초반;
+                        # 수강료 is every amount's)
+                        start = max((o.span[1] for o in seg.values if o.kind == "money" and o.span[1] <= v.span[0]),
+                                    default=seg.text.find(":", 0, v.span[0]) + 1)
+                        label = seg.text[start:v.span[0]]
+                        words = _label_words(label)
+                        if not words and amount not in stated:
+                            continue  # a label of figures only ("4주 60,000원") names nothing either way
+                        named = amount in stated or any(
+                            word_similarity(a, b) >= _NAMED for a in words for b in said) or any(
+                            (o.kind, o.alts) in figures for o in extract_values(label)[0] if o.kind != "money")
+                        by_line.setdefault(line.number, set()).add(named)
+        if any(len(named) > 1 for named in by_line.values()):
+            return True
+    return False
 
 
 # A line that leaves a part out of its rate or price: "(보드 대여료는 할인하지 않습니다)", "재료비 제외".

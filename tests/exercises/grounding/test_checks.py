@@ -861,6 +861,53 @@ def test_a_bound_drawn_at_the_lines_own_bound_from_the_other_side_is_no_conflict
     assert [c.claim_text for c in value_conflicts(source, "15명을 넘는 신청자는 다음 회차로 옮겨 줍니다.", [2])] == ["15명"]
 
 
+def test_an_operand_is_the_amount_of_what_the_claim_names_beside_it() -> None:
+    """"건조기 40분 4,000원" is not the "중형(12kg) 1회 4,000원" of the washers' line, so 6,000원 + 4,000원 reproduces
+    nothing there; "중형 4,000원에 대형 6,000원" names the washers and is summed, and so is a total named as one
+    ("합계: …")."""
+    from exercises.grounding.engine.compute import computation
+
+    laundry = ["빨래방 안내 (가상 자료)", "세탁기: 중형(12kg) 1회 4,000원, 대형(25kg) 1회 6,000원, 세탁 시간은 모두 40분",
+               "건조기: 10분에 1,000원"]
+    assert computation(laundry, "대형 세탁기 6,000원에 건조기 40분 4,000원을 더해 모두 10,000원입니다.", [2]) is None
+    for claim in ("중형 4,000원에 대형 6,000원을 더해 모두 10,000원입니다.", "합계: 4,000원 + 6,000원 = 10,000원"):
+        found = computation(laundry, claim, [2])
+        assert found is not None and found.formulas == ("4,000원 + 6,000원 = 10,000원",), claim
+
+
+def test_a_sum_of_two_amounts_of_one_list_needs_both_named() -> None:
+    """"장원 상금은 30만 원" of "장원 1명(상금 20만 원), 차상 2명(각 10만 원)": the claim names the 장원 only, so 20만 + 10만
+    is no working of it; naming both ("장원과 차상 상금을 합치면") sums them, and "1박에 조식 한 명을 더하면 총 50,000원"
+    names the 1박 of "1박 숙박료" by its figure."""
+    from exercises.grounding.engine.compute import computation
+
+    prizes = ["백일장 안내 (가상 자료)", "상: 부문별 장원 1명(상금 20만 원), 차상 2명(각 10만 원)"]
+    assert computation(prizes, "장원 상금은 30만 원입니다.", [2]) is None
+    assert computation(prizes, "장원과 차상 상금을 합치면 30만 원입니다.", [2]) is not None
+    stay = ["민박 안내 (가상 자료)", "1박 숙박료는 40,000원이고 조식은 1인 10,000원입니다."]
+    assert computation(stay, "1박에 조식 한 명을 더하면 총 50,000원입니다.", [2]) is not None
+
+
+def test_a_rule_or_policy_names_no_thing_a_silence_claim_says_is_missing() -> None:
+    """"휴대전화 사용에 관한 규칙도 안내문에는 없어요" of "휴대전화와 노트북은 쓸 수 없습니다": the line is the rule (규칙
+    names no thing, as 규정 and 기준 do not); "주차 규칙" of a notice that never names parking is still a silence."""
+    from exercises.grounding.engine.checks import silent_on
+
+    source = ["백일장 안내 (가상 자료)", "원고지와 필기구는 주최 측에서 드리고, 휴대전화와 노트북은 쓸 수 없습니다."]
+    assert silent_on(source, "휴대전화 사용에 관한 규칙도 안내문에는 없어요") == []
+    assert silent_on(source, "주차 규칙도 안내문에는 없어요")[0] == "주차"
+
+
+def test_a_row_whose_cell_lists_what_holds_is_no_header_row() -> None:
+    """"| 비 올 때 | 문화회관 소극장(120석), 같은 시각 |" states where and when (a list with a figure), though its cells
+    end like column names; "| 구분 | 중형(12kg) | 대형(25kg) |" and "| 구분 | 시간, 장소 |" still name columns."""
+    from exercises.grounding.engine import aside_by_form
+
+    assert not aside_by_form("| 비 올 때 | 문화회관 소극장(120석), 같은 시각 |")
+    assert aside_by_form("| 구분 | 중형(12kg) | 대형(25kg) |")
+    assert aside_by_form("| 구분 | 시간, 장소 |")
+
+
 def test_a_price_per_team_is_not_multiplied_by_a_count_of_people() -> None:
     """"팀당 참가비 10,000원" times 4명 is not what four people pay: the team pays once, so "1인 10,000원 × 4명 =
     40,000원" is reproduced by no computation. A price with no unit, or per person, is still multiplied."""
