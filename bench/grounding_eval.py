@@ -134,10 +134,10 @@ BLIND_U = DATA / "grounding_blind_2026-12-07u.yaml"  # measured once blind on 20
 # 3efee8d, development data since.
 BLIND_V = DATA / "grounding_blind_2026-12-07v.yaml"  # measured once blind on 2026-12-07; development data since
 # Set W: the same brief, written 2026-12-07 by a helper while U's misses were read, from set M's header and set G's
-# layout only (committed 73aad3d unread, registered here before any further engine change); to be run once on this
-# session's final engine.
-BLIND_W = DATA / "grounding_blind_2026-12-07w.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-w")
+# layout only (committed 73aad3d unread, registered before any further engine change); run once on the engine of
+# 7c574c0, development data since.
+BLIND_W = DATA / "grounding_blind_2026-12-07w.yaml"  # measured once blind on 2026-12-07; development data since
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -537,9 +537,10 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
     answer_sets.append(("dev-t", BLIND_T))  # likewise
     answer_sets.append(("dev-u", BLIND_U))  # likewise
     answer_sets.append(("dev-v", BLIND_V))  # likewise
+    answer_sets.append(("dev-w", BLIND_W))  # likewise
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
                                   ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-i", BLIND_I),
-                                  ("blind-m", BLIND_M), ("blind-w", BLIND_W)):
+                                  ("blind-m", BLIND_M)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:
