@@ -37,7 +37,7 @@ from .lexicon import AMENITIES
 from .matcher import MATCHED as MATCHED_WORD
 from .matcher import Line, SourceIndex, _check_value, index_for, score
 from .tables import read_tables
-from .values import Value, compatible, extract_values
+from .values import Value, compatible, endpoints, extract_values
 
 _CERTAIN_KINDS = ("time", "date", "money", "dur")
 _MULTIPLIERS = ("count:배", "count:%")
@@ -181,6 +181,9 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
         if not (shares_word or shares_days):
             continue  # nothing but the value ties the claim to these lines: not "the source's own"
         status, number = _check_value(index, part, value, lines)
+        if status == "conflict" and value.role == "range" and all(
+                _check_value(index, part, end, lines)[0] == "ok" for end in endpoints(value)):
+            continue  # "12월 28일(월) ~ 1월 22일(금)" of a line that gives each end with its year: both ends are its own
         if status == "conflict" and number is not None and not _leaves_open(index, number):
             found.append(ValueConflict(claim_text=part.text[value.span[0]:value.span[1]].strip(), line=number))
     return found

@@ -506,6 +506,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     priced = frozenset(_amount_lines(index, [line.number for line in given])) if rates else frozenset()
     partial = frozenset(line.number for line in given if any(_LEFT_OUT.search(seg.text) for seg in line.segments))
     times = [(v, line.number) for line in given for v in _line_values(line) if v.kind == "time"]
+    lengths = [(v, number) for v, number in times if (number, v.alts) not in _cases_unnamed(normalise(claim), given)]
     durations = [(v.alts[0][0], frozenset({line.number})) for line in given for v in _line_values(line)
                  if v.kind == "dur"]
     shifts = [(v.alts[0][0], -1 if _BEFORE.match(seg.text, v.span[1]) else 1, _anchor(seg.text), frozenset({line.number}))
@@ -544,7 +545,7 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
                 found = _copied_time(value, times) or _explain_time(value, times, shifts)
             elif value.kind == "dur":
                 supposed = bool(factors) and any(v.kind == "money" for v in pending)
-                found = _found_duration(value, times, durations, repeated, supposed=supposed)
+                found = _found_duration(value, lengths, durations, repeated, supposed=supposed)
             else:
                 found = None
             if found is None:
@@ -580,6 +581,29 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
 
 # Words that name a total, not one of its operands: "합계: 45,000원 + 35,000원 = 80,000원".
 _TOTAL_WORDS = frozenset({"합계", "총", "총액", "총합", "소계", "합", "계", "모두", "전부", "다"})
+
+
+def _cases_unnamed(claim: str, given: list[Line]) -> set[tuple[int, tuple]]:
+    """Time ranges of a line that gives several, one per case ("평일 오전 9시 ~ 오후 8시, 토·일요일 오전 10시 ~ 오후
+    6시"), whose case the claim does not name: "모두 11시간이에요" may be the weekend's day, so the weekday range's
+    length backs nothing. A case is named by a word of its label or its days ("평일에는 11시간")."""
+    said = _label_words(claim)
+    days = frozenset().union(*(v.days for v in extract_values(claim)[0] if v.kind == "weekday"))
+    out = set()
+    for line in given:
+        ranges = [(seg, v) for seg in line.segments for v in seg.values if v.kind == "time" and v.role == "range"]
+        if len({tuple(hi - lo for lo, hi in v.alts) for _, v in ranges}) < 2:
+            continue  # one range, or sessions of one length ("10시~11시 30분, 14시~15시 30분"): no case to name
+        for seg, v in ranges:
+            start = max((o.span[1] for o in seg.values if o.kind == "time" and o.span[1] <= v.span[0]),
+                        default=seg.text.find(":", 0, v.span[0]) + 1)
+            label = seg.text[start:v.span[0]]
+            words = _label_words(label)
+            cases = [o.days for o in extract_values(label)[0] if o.kind == "weekday"]
+            if (words or cases) and not (any(word_similarity(a, b) >= _NAMED for a in words for b in said)
+                                         or any(case & days for case in cases)):
+                out.add((line.number, v.alts))
+    return out
 
 
 def _label_words(text: str) -> list[Word]:
@@ -961,7 +985,13 @@ def _line_rates(given: list[Line]) -> list[tuple[float, str, frozenset[int]]]:
                 share = v.alts[0][0] / 100
                 rates.append((1 - share, f"(1 − {_number(v.alts[0][0])}%)", frozenset({line.number})))
                 rates.append((1 + share, f"(1 + {_number(v.alts[0][0])}%)", frozenset({line.number})))
+        if any(_HALF.search(seg.text) for seg in line.segments):
+            rates.append((0.5, "절반", frozenset({line.number})))
     return rates
+
+
+# Half a price in words: "둘째 아이부터는 이용료를 절반만 받습니다", "반값", "반액".
+_HALF = re.compile(r"절반|반값|반액")
 
 
 def _copied_time(value: Value, times: list[tuple[Value, int]]) -> _Known | None:

@@ -908,6 +908,38 @@ def test_a_row_whose_cell_lists_what_holds_is_no_header_row() -> None:
     assert aside_by_form("| 구분 | 시간, 장소 |")
 
 
+def test_a_date_range_whose_ends_a_line_gives_with_their_years_is_no_conflict() -> None:
+    """"12월 28일(월) ~ 1월 22일(금)" of "2026년 12월 28일(월) ~ 2027년 1월 22일(금)": each end is the line's own, though
+    the years split the line's range in two; "12월 29일 ~ 1월 22일" still conflicts."""
+    from exercises.grounding.engine.checks import value_conflicts
+
+    source = ["시간제 돌봄 (가상 자료)", "기간: 2026년 12월 28일(월) ~ 2027년 1월 22일(금), 평일에만 운영합니다."]
+    assert value_conflicts(source, "평일 운영 | 12월 28일(월) ~ 1월 22일(금)", [2]) == []
+    assert value_conflicts(source, "평일 운영 | 12월 29일 ~ 1월 22일", [2]) != []
+
+
+def test_half_in_words_is_a_rate_a_total_cannot_leave_out() -> None:
+    """"둘째 아이부터는 이용료를 절반만 받습니다" is a rate of 0.5: "3,000원 × 4시간 × 2명 = 24,000원" citing it leaves it
+    out and is reproduced by nothing, while "둘째는 절반이라 … 6,000원" uses it."""
+    from exercises.grounding.engine.compute import computation
+
+    care = ["시간제 돌봄 (가상 자료)", "이용료: 아이 1명당 1시간 3,000원", "같은 가구의 둘째 아이부터는 이용료를 절반만 받습니다."]
+    assert computation(care, "이용료: 3,000원 × 4시간 × 2명 = 24,000원", [2, 3]) is None
+    assert computation(care, "둘째는 절반이라 3,000원 × 4시간 × 0.5 = 6,000원", [2, 3]) is not None
+
+
+def test_the_length_of_one_cases_hours_needs_the_case_named() -> None:
+    """A line with weekday and weekend hours: "모두 11시간이에요" may be said of a Saturday, so 9시~20시 backs nothing;
+    "평일에는 11시간" names the case, and a line with one range needs none."""
+    from exercises.grounding.engine.compute import computation
+
+    shelter = ["쉼터 (가상 자료)", "운영 시간: 평일 오전 9시 ~ 오후 8시, 토·일요일 오전 10시 ~ 오후 6시"]
+    assert computation(shelter, "모두 11시간이에요.", [2]) is None
+    found = computation(shelter, "평일에는 11시간 열어요.", [2])
+    assert found is not None and found.formulas == ("9시~20시 = 11시간",)
+    assert computation(["쉼터 (가상 자료)", "운영 시간: 오전 9시 ~ 오후 8시"], "모두 11시간이에요.", [2]) is not None
+
+
 def test_a_price_per_team_is_not_multiplied_by_a_count_of_people() -> None:
     """"팀당 참가비 10,000원" times 4명 is not what four people pay: the team pays once, so "1인 10,000원 × 4명 =
     40,000원" is reproduced by no computation. A price with no unit, or per person, is still multiplied."""
