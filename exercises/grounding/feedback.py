@@ -29,6 +29,7 @@ record, not a review.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -240,10 +241,17 @@ def key_citation(claim: ClaimContext) -> Finding | None:
 
 
 def no_lines(claim: ClaimContext) -> Finding | None:
-    """근거 with no cited line: a claim the source supports has a line to cite (unless it says the source is silent)."""
-    if claim.judgement == Judgement.GROUNDED and not claim.cited and not claim.silent:
+    """근거 with no cited line: a claim the source supports has a line to cite (unless it says the source is silent).
+
+    Not for a table row whose cell is a bare "없음" ("전망대 화장실 | 없음"): it may say there is none, or that the notice
+    has none of it, which the row alone cannot tell; a person judges it (answer groups)."""
+    if claim.judgement == Judgement.GROUNDED and not claim.cited and not claim.silent \
+            and not _BARE_NONE_CELL.search(claim.text):
         return Finding(REVIEW, _("근거라면 줄을 인용하세요: 이 주장을 받치는 원문 줄 번호를 적어 주세요."))
     return None
+
+
+_BARE_NONE_CELL = re.compile(r"\|\s*(?:없음|-|—)\s*\|?\s*$")
 
 
 def missing_line(claim: ClaimContext) -> Finding | None:

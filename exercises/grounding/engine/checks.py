@@ -181,12 +181,39 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
         if not (shares_word or shares_days):
             continue  # nothing but the value ties the claim to these lines: not "the source's own"
         status, number = _check_value(index, part, value, lines)
-        if status == "conflict" and value.role == "range" and all(
-                _check_value(index, part, end, lines)[0] == "ok" for end in endpoints(value)):
-            continue  # "12월 28일(월) ~ 1월 22일(금)" of a line that gives each end with its year: both ends are its own
+        if status == "conflict" and _said_after_all(index, part, value, options, lines):
+            continue
         if status == "conflict" and number is not None and not _leaves_open(index, number):
             found.append(ValueConflict(claim_text=part.text[value.span[0]:value.span[1]].strip(), line=number))
     return found
+
+
+def _said_after_all(index: SourceIndex, part: Segment, value: Value, options: list, lines: list[Line]) -> bool:
+    """A value weighed against the wrong clause: a range whose ends a line gives apart ("12월 28일(월) ~ 1월 22일(금)" of
+    "2026년 12월 28일(월) ~ 2027년 1월 22일(금)", the years splitting it), or one the line states in the clause the claim
+    says (``_stated_in_its_own_clause``)."""
+    if value.role == "range" and all(_check_value(index, part, end, lines)[0] == "ok" for end in endpoints(value)):
+        return True
+    return _stated_in_its_own_clause(part, value, options)
+
+
+def _stated_in_its_own_clause(part: Segment, value: Value, options: list) -> bool:
+    """The cited lines state the claimed value itself in a clause whose verb is the claim's, and no clause with another
+    value of its kind has that verb: "마지막 셔틀은 시청 앞 광장에서 오전 6시 50분에 출발해요" of "시청 앞 광장에서 오전 5시
+    30분부터 … 운행하며, 마지막 차는 오전 6시 50분에 출발합니다" restates the second clause, though the first shares more
+    words. A claim without a verb ("어린이 관람료는 5,000원입니다" of "성인 5,000원, 어린이 3,000원") is weighed as before."""
+    words = [word for word in part.words if not word.light]
+    if not words or not words[-1].surface.endswith(("다", "요", "죠")):
+        return False
+    verb = words[-1]
+
+    def says(segment: Segment) -> bool:
+        content = [word for word in segment.words if not word.light]
+        return bool(content) and word_similarity(verb, content[-1]) >= NEAR_WORD
+
+    if any(says(seg) for _, seg, other in options if not compatible(value, other, strict=True)):
+        return False
+    return any(compatible(value, other, strict=True) and says(seg) for _, seg, other in options)
 
 
 def _beyond_the_bound(value: Value, options: list) -> bool:

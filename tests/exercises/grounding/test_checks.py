@@ -940,6 +940,28 @@ def test_the_length_of_one_cases_hours_needs_the_case_named() -> None:
     assert computation(["쉼터 (가상 자료)", "운영 시간: 오전 9시 ~ 오후 8시"], "모두 11시간이에요.", [2]) is not None
 
 
+def test_a_value_the_line_states_in_the_clause_the_claim_names_is_no_conflict() -> None:
+    """"마지막 셔틀은 … 오전 6시 50분에 출발해요" of a line whose first clause says "시청 앞 광장에서 오전 5시 30분부터" and
+    whose second says "마지막 차는 오전 6시 50분에 출발": the claim restates the second clause. "어린이 5,000원" still
+    conflicts with "성인 5,000원, 어린이 3,000원", and "마지막 셔틀은 오전 7시" with the shuttle line."""
+    from exercises.grounding.engine.checks import value_conflicts
+
+    shuttle = ["해맞이 (가상 자료)", "셔틀버스: 시청 앞 광장에서 오전 5시 30분부터 20분 간격으로 운행하며, 마지막 차는 오전 "
+               "6시 50분에 출발합니다."]
+    assert value_conflicts(shuttle, "마지막 셔틀은 시청 앞 광장에서 오전 6시 50분에 출발해요.", [2]) == []
+    assert value_conflicts(shuttle, "마지막 셔틀은 시청 앞 광장에서 오전 7시에 출발해요.", [2]) != []
+    fares = ["전시 (가상 자료)", "관람료: 성인 5,000원, 어린이 3,000원"]
+    assert [c.claim_text for c in value_conflicts(fares, "어린이 관람료는 5,000원입니다.", [2])] == ["5,000원"]
+
+
+def test_a_row_with_a_bare_none_cell_is_not_asked_for_a_line() -> None:
+    """"전망대 화장실 | 없음" marked 근거 with no line may say the notice has none of it (근거) or that there is none
+    (자료없음): the row alone cannot tell, so no "줄을 인용하세요"; a row that states something still is asked."""
+    item = shown("| 전망대 화장실 | 없음 |", "grounded", [])
+    assert item["check"] != "no_lines" and item["verdict"] != "review", item
+    assert shown("| 독서 모임 참가비 | 무료 |", "grounded", [])["check"] == "no_lines"
+
+
 def test_a_price_per_team_is_not_multiplied_by_a_count_of_people() -> None:
     """"팀당 참가비 10,000원" times 4명 is not what four people pay: the team pays once, so "1인 10,000원 × 4명 =
     40,000원" is reproduced by no computation. A price with no unit, or per person, is still multiplied."""
