@@ -138,10 +138,10 @@ BLIND_V = DATA / "grounding_blind_2026-12-07v.yaml"  # measured once blind on 20
 # 7c574c0, development data since.
 BLIND_W = DATA / "grounding_blind_2026-12-07w.yaml"  # measured once blind on 2026-12-07; development data since
 # Set X: the same brief, written 2026-12-07 by a helper while W's misses were read, from set M's header and set G's
-# layout only (committed b4326d2 unread; registered here after W's first three fixes, e22fea7, and before any other
-# engine change); to be run once on this session's final engine.
-BLIND_X = DATA / "grounding_blind_2026-12-07x.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-x")
+# layout only (committed b4326d2 unread, registered in 38d7f04); run once on the engine of b063a3b, development data
+# since.
+BLIND_X = DATA / "grounding_blind_2026-12-07x.yaml"  # measured once blind on 2026-12-07; development data since
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -542,9 +542,10 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
     answer_sets.append(("dev-u", BLIND_U))  # likewise
     answer_sets.append(("dev-v", BLIND_V))  # likewise
     answer_sets.append(("dev-w", BLIND_W))  # likewise
+    answer_sets.append(("dev-x", BLIND_X))  # likewise
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
                                   ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-i", BLIND_I),
-                                  ("blind-m", BLIND_M), ("blind-x", BLIND_X)):
+                                  ("blind-m", BLIND_M)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:
