@@ -179,6 +179,8 @@ def _follows(source: str | list[str], claim: str, lines: list[int]) -> str:
         return f"{restated}번 줄과 같은 말"
     # as the weekdays check: dates and weekdays only, on the source's calendar; said as a statement or a table row,
     # not a heading that names a day ("16일(화) 둘째 날")
+    if _DAY_HEADING.match(strip_markdown(claim)):
+        return ""  # a heading that names a day ("27일(일)") states nothing to compute or count
     days = calendar(source, claim)
     words = WORD_RE.findall(normalise(claim))
     if days is not None and days.agrees and ("|" in claim or (words and words[-1].endswith(PREDICATE_ENDINGS))):
@@ -200,6 +202,10 @@ def _follows(source: str | list[str], claim: str, lines: list[int]) -> str:
     if computation(source, claim, every) == found or set(found.lines) == set(every):
         return f"{'·'.join(str(n) for n in found.lines)}번 줄로 계산: {'; '.join(found.formulas)}"
     return ""
+
+
+# A date with its weekday and nothing else, as a heading or a list's label: "27일(일)", "12월 26일 (토)".
+_DAY_HEADING = re.compile(r"^\s*(?:\d{1,2}\s*월\s*)?\d{1,2}\s*일\s*\(\s*[월화수목금토일]\s*\)[\s:.]*$")
 
 
 def _values(text: str) -> set[tuple]:

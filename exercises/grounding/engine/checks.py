@@ -479,7 +479,10 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
     while end < len(clause) and "가" <= clause[end] <= "힣":
         end += 1  # the rest of the word the cue ends in ("언급 없음": 음 is its ending, nothing named)
     # "주차장이 몇 면인지는": the counter after a question word asks how many, it names nothing a line could lack
-    rest = analyse(_HOW_MANY.sub(" ", clause[:found.start()] + " " + clause[end:]), claim=True)
+    # nor how the notice would say it, right before the cue ("주차 정보도 따로 나와 있지 않네요"); "수리비가 따로
+    # 있는지는" asks about a separate fee and keeps it
+    before = _SAID_HOW.sub(" ", clause[:found.start()])
+    rest = analyse(_HOW_MANY.sub(" ", before + " " + clause[end:]), claim=True)
     # Nor does a question word ("언제 여는지"), nor the verb of a "…할 때" clause: "비 올 때 안내" names the rain, and a
     # line says "비가 오면".
     when_verbs = set(_WHEN_VERB.findall(clause))
@@ -501,7 +504,7 @@ def silent_on(source: str | list[str], claim: str) -> list[str]:
     things = [word for i, word in enumerate(named) if word.stem not in _ABOUT_WORDS and i not in objects
               and not _ASKS_WHETHER.fullmatch(word.surface)] or named
     def named_on(word: Word, line: Line) -> bool:
-        return index.match(word, line) >= MATCHED_WORD or _place_of(word.stem, line)
+        return index.match(word, line) >= MATCHED_WORD or _place_of(word.stem, line) or _compound_of(word.stem, line)
 
     if any(all(named_on(word, line) for word in things) for line in live):
         return []
@@ -534,8 +537,21 @@ def _asks_embedded(surface: str) -> bool:
     return (ord(word[-2]) - 0xAC00) % 28 in (4, 8)  # the final consonant ㄴ or ㄹ
 
 
+# An adverb of how the notice would say it, just before the silence cue: "주차 정보도 따로 나와 있지 않네요" names 주차.
+_SAID_HOW = re.compile(r"(?<![가-힣])(?:따로|별도로|자세히|정확히|구체적으로|특별히|분명히|제대로)\s*$")
 _BRINGING = frozenset({"지참", "소지", "휴대", "챙기", "가져오", "가져가"})
 _NOT_YET = re.compile(r"(?<![가-힣])(?:아직|지금은|추후|나중에)(?![가-힣])|정해지지|정해져|미정")
+
+
+# The one-syllable heads that make a place, fee or paper of a noun: 주차장, 탈의실, 접수처, 이용료, 입장권, 회원증.
+_COMPOUND_HEADS = ("장", "실", "소", "처", "비", "료", "권", "증", "표", "관")
+
+
+def _compound_of(stem: str, line: Line) -> bool:
+    """Whether a line names a thing by its compound: "주차" by "지하 주차장은 … 3시간 무료" (the parking is the car
+    park's), "탈의" by "탈의실"."""
+    return len(stem) >= 2 and any(other.stem == stem + head for seg in line.segments for other in seg.words
+                                  for head in _COMPOUND_HEADS)
 
 
 def _place_of(stem: str, line: Line) -> bool:

@@ -498,7 +498,8 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
                     fees=frozenset(_FEE.findall(seg.text)), scoped=bool(_SOME_ONLY.search(seg.text)))
              for line in given for seg in line.segments for v in seg.values
              if v.kind == "money" and v.role in ("point", "max", "min") and not _REPLACED.match(seg.text, v.span[1])
-             and not (conditional and _unmet_condition(seg.text, v, normalise(claim), stated))]
+             and not (conditional and (_unmet_condition(seg.text, v, normalise(claim), stated)
+                                       or _only_for_unnamed(seg.text, normalise(claim))))]
     # The asker's own case, an amount the claim supposes ("부품값이 10,000원이면 30% 할인돼 7,000원"): an operand, no line's
     known += [_Known(v.alts[0][0], _money(v.alts[0][0]), frozenset()) for v, _ in claimed
               if v.kind == "money" and _SUPPOSED.match(normalise(claim), v.span[1])]
@@ -698,6 +699,22 @@ def _unmet_condition(text: str, value: Value, claim: str, stated: frozenset[floa
     if not conditions:
         return False
     words = {word.replace(" ", "") for word in _CONDITION_WORD.findall(conditions[-1].group(1))} - {"이상", "이하", "경우"}
+    said = claim.replace(" ", "")
+    return bool(words) and not any(word[:2] in said for word in words)
+
+
+# A clause that gives its amount to some only: "(사전 신청한 조만 해당)", "회원에 한해".
+_ONLY_FOR = re.compile(r"([가-힣][가-힣\s]{1,20}?)\s*(?:만\s*해당|에\s*한(?:해|하여|함))")
+
+
+def _only_for_unnamed(text: str, claim: str) -> bool:
+    """An amount of a clause that gives it to some only ("자가용으로 배달하는 조에는 유류비 1만 원을 추가로 드립니다(사전
+    신청한 조만 해당)") for a claim that names none of them: "유류비 | 10,000원 × 5일 | 50,000원" drops the condition, so
+    the amount is no operand of its computation (as ``_unmet_condition`` for a discount). ``claim`` is normalised."""
+    found = _ONLY_FOR.search(text)
+    if found is None:
+        return False
+    words = {word for word in _CONDITION_WORD.findall(found.group(1))} - {"경우", "해당"}
     said = claim.replace(" ", "")
     return bool(words) and not any(word[:2] in said for word in words)
 

@@ -962,6 +962,38 @@ def test_a_row_with_a_bare_none_cell_is_not_asked_for_a_line() -> None:
     assert shown("| 독서 모임 참가비 | 무료 |", "grounded", [])["check"] == "no_lines"
 
 
+def test_a_car_park_names_the_parking_and_how_the_notice_would_say_it_names_nothing() -> None:
+    """"주차 정보도 따로 나와 있지 않네요" of a notice whose line gives the underground car park (주차장) and its free
+    hours: not silent (the compound names the parking, and 따로 before the cue says how it is said); "수리비가 따로
+    있는지는" keeps its 따로 (a separate fee), and a notice with no parking is still silent on it."""
+    from exercises.grounding.engine.checks import silent_on
+
+    aquarium = ["아쿠아리움 (가상 자료)", "지하 주차장은 입장권을 보여 주면 3시간 무료입니다."]
+    assert silent_on(aquarium, "주차 정보도 따로 나와 있지 않네요.") == []
+    assert silent_on(["전시 (가상 자료)", "입장료 5,000원"], "주차 정보도 따로 나와 있지 않네요.")[0] == "주차"
+    repair = ["수선 (가상 자료)", "부품은 20% 할인, 수리비 안내는 현장에서 합니다."]
+    assert "따로" in silent_on(repair, "수리비가 따로 있는지는 나와 있지 않네요.")
+
+
+def test_an_amount_given_to_some_only_is_no_operand_of_a_claim_that_names_none_of_them() -> None:
+    """"유류비 1만 원을 추가로 드립니다(사전 신청한 조만 해당)": "유류비 | 10,000원 × 5일 | 50,000원" drops the condition,
+    so no computation backs it; a claim that states its case ("자가용으로 배달하시면") is computed."""
+    from exercises.grounding.engine.compute import computation
+
+    lunch = ["도시락 배달 (가상 자료)", "자가용으로 배달하는 조에는 유류비 1만 원을 추가로 드립니다(사전 신청한 조만 해당)."]
+    assert computation(lunch, "유류비 | 10,000원 × 5일 | 50,000원", [2]) is None
+    assert computation(lunch, "자가용으로 배달하시면 유류비가 5일이면 50,000원이에요.", [2]) is not None
+
+
+def test_a_date_with_its_weekday_alone_is_a_heading_the_hint_computes_nothing_for() -> None:
+    """"27일(일)" alone names a day (a heading or a list's label): no 근거 hint, though 26일(토) + 1일 = 27일(일); "27일은
+    일요일이에요" states it and is hinted."""
+    from exercises.grounding.engine import suggest
+
+    market = ["상품권 판매 (가상 자료)", "12월 26일(토) 추가 판매 여부는 12월 23일(수)에 공지합니다."]
+    assert [r.shown for r in suggest(market, ["27일(일)", "27일은 일요일이에요."])] == ["모름", "근거"]
+
+
 def test_a_price_per_team_is_not_multiplied_by_a_count_of_people() -> None:
     """"팀당 참가비 10,000원" times 4명 is not what four people pay: the team pays once, so "1인 10,000원 × 4명 =
     40,000원" is reproduced by no computation. A price with no unit, or per person, is still multiplied."""
