@@ -173,6 +173,9 @@ def _answers_silent_question(claim: ClaimContext) -> bool:
             and not is_advice(claim.text)  # "환불 여부는 …팀(031-…)에 확인해 보세요" points elsewhere, answers nothing
             # an opinion ("토요일 오전이라 아이와 같이 가기 좋아요") weighs a fact of the source; it answers nothing
             and not is_opinion(claim.text)
+            # a line the learner cites accounts for the claim ("상품권으로 하면 배터리 교체가 개당 1,000원 싸져요"): it states
+            # the source, whatever word it shares with the question
+            and not claim.cites_an_account
             and absent_words_shared(list(claim.lines), str(question.get("text", "")), claim.text))
 
 

@@ -59,7 +59,8 @@ def _lines(source: str | list[str]) -> tuple[str, ...]:
 _COMPUTING = re.compile(r"\d\s*[×xX*÷/]\s*\d|[+=→]|총|합계|합쳐|합하|합산|더하|더해|모두\s*합|전부\s*합|씩|곱|배|차이|남[은았습는]|할인|빼|뺀|더\s|덜\s|절반|반값|반액|나누|나눠|아끼|아낄|아낀|절약|차액"
                         r"|후에|후인|뒤에|뒤인|전에|전인|지나|늦게|일찍|앞당|미뤄|당(?![가-힣])|마다|기준")
 # A line that computes (…당, 씩, 10% 할인, 30분 전에, 보증금에서 15,000원을 빼고): a claim's value may be its result.
-_RATE_ON_LINE = re.compile(r"당(?![가-힣])|씩|마다|배|%|퍼센트|할인|할증|전까지|전에|후에|뒤에|이전|이후|빼|차감|공제")
+_RATE_ON_LINE = re.compile(r"당(?![가-힣])|씩|마다|배|%|퍼센트|할인|할증|전까지|전에|후에|뒤에|이전|이후|빼|차감|공제"
+                           r"|(?<![가-힣])(?:뒤|후)부터")  # "맡기시면 2주 뒤부터 찾아가실 수 있습니다"
 _DAY_PARTICLE = re.compile(r"\s*(?:에|은|는|이|입|인|부터|까지|엔|의|\()")
 _PERIOD_AFTER = re.compile(r"\s*(?:에|당|마다)(?![가-힣])")
 _NEXT_DAY = re.compile(r"다음\s*날|익일|자정|새벽")
@@ -156,11 +157,10 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
         return []
     found: list[ValueConflict] = []
     for part, value in stated_values(claim):
-        if value.kind == "dur" and _BARE_DAY.fullmatch(part.text[value.span[0]:value.span[1]].strip()):
-            dated = _with_source_month(part, value, lines)
-            if dated is None:
-                continue
-            value = dated
+        read = _as_read(part, value, lines)
+        if read is None:
+            continue
+        value = read
         options = [(line, seg, other) for line in lines for seg in line.segments for other in seg.values
                    if other.kind == value.kind and not (value.kind == "dur" and _is_date(seg, other))]
         if not options or any(other.role == "within" for _, _, other in options):
@@ -186,6 +186,22 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
         if status == "conflict" and number is not None and not _leaves_open(index, number):
             found.append(ValueConflict(claim_text=part.text[value.span[0]:value.span[1]].strip(), line=number))
     return found
+
+
+def _as_read(part: Segment, value: Value, lines: list[Line]) -> Value | None:
+    """The claimed value as the check compares it: a bare day ("11일") as a date in the source's month, None when it
+    cannot be read so; never a count of days after a total ("신청 기간은 모두 11일입니다" is not the 11th)."""
+    if value.kind != "dur":
+        return value
+    if _DAYS_IN_ALL.search(part.text[:value.span[0]]):
+        return None
+    if _BARE_DAY.fullmatch(part.text[value.span[0]:value.span[1]].strip()):
+        return _with_source_month(part, value, lines)
+    return value
+
+
+# A total before a number of days makes it a length: "모두 11일", "총 5일", "꼬박 3일".
+_DAYS_IN_ALL = re.compile(r"(?<![가-힣])(?:모두|총|전체|꼬박|합쳐서?|통틀어)\s*$")
 
 
 def _said_after_all(index: SourceIndex, part: Segment, value: Value, options: list, lines: list[Line]) -> bool:

@@ -416,8 +416,8 @@ _ADVICE_MORE = re.compile(
 _BECAUSE = re.compile(rf"[가-힣](?:{_REASON_ENDINGS}|고)\s")
 
 
-# A figure given as the reason: "50석이라 ", "3시간이니 ", "5,000원이라서 ".
-_FIGURE_AS_REASON = re.compile(rf"\d[^\s]*?(?:이)?(?:라|라서|{_REASON_ENDINGS})\s")
+# A figure or a weekday given as the reason: "50석이라 ", "3시간이니 ", "5,000원이라서 ", "수요일이니 ".
+_FIGURE_AS_REASON = re.compile(rf"(?:\d[^\s]*?|[월화수목금토일]요일)(?:이)?(?:라|라서|{_REASON_ENDINGS})\s")
 
 
 _REPORTED_FACT = re.compile(r"[다라]는\s*(?:점|것|사실)(?:도|은|을|만)?\s")

@@ -92,7 +92,8 @@ _ROUNDING = re.compile(r"올림|반올림|내림|버림|단위로")
 def _beyond_the_check(index: SourceIndex, claim: str, formulas: list[str], used: list[Line],
                       cited: list[int] | None) -> bool:
     """A computation found that still says nothing: priced apart, rounded by a rule, or short of a cited amount."""
-    if _priced_apart(claim, formulas, used) or _priced_per_other(formulas, used):
+    if _priced_apart(claim, formulas, used) or _priced_per_other(formulas, used) or (
+            _ALL_OF_IT.search(normalise(claim)) and _each_counted_once(formulas, used)):
         return True
     if any(_ROUNDING.search(seg.text) for line in used for seg in line.segments):
         return True
@@ -985,6 +986,35 @@ def _priced_per_other(formulas: list[str], used: list[Line]) -> bool:
                 units = {found.group(1) for found in _PER_THING.finditer(seg.text[:seg.text.index(amount.group())])}
                 if units - _PERSON_UNITS - _TIME_UNITS:
                     return True
+    return False
+
+
+# An amount for each of several: "3위 두 명 각 50,000원", "2명에게 각각 1만 원".
+_EACH_OF = re.compile(rf"(\d{{1,2}}|{NATIVE_NUMERAL_RE})\s*(?:명|팀|개|곳)\s*(?:\(?\s*)?(?:각|각각)\s*$")
+
+
+# A claim that sums everything: "다 합하면", "모두 합쳐", "전부", "총", "합계 | 500,000원".
+_ALL_OF_IT = re.compile(r"(?<![가-힣])(?:다|모두|전부|총|통틀어)(?![가-힣])|합계|총액|총합")
+
+
+def _each_counted_once(formulas: list[str], used: list[Line]) -> bool:
+    """A sum of everything (the caller checks ``_ALL_OF_IT``) that adds once an amount a line gives to each of several:
+    "300,000원 + 150,000원 + 50,000원" of "우승 300,000원, 준우승 150,000원, 3위 두 명 각 50,000원" leaves out the second
+    3위, so "다 합하면 500,000원" is not reproduced (550,000원 is). "장원과 차상 상금을 합치면" names what it adds."""
+    for formula in formulas:
+        if " + " not in formula or "×" in formula:
+            continue
+        left = formula.split("=")[0]
+        for line in used:
+            for seg in line.segments:
+                for v in seg.values:
+                    found = _EACH_OF.search(seg.text[:v.span[0]]) if v.kind == "money" else None
+                    if found is None:
+                        continue
+                    count = int(found.group(1)) if found.group(1).isdigit() else native(found.group(1))
+                    once = len(re.findall(rf"(?<![\d,]){re.escape(_money(v.alts[0][0]))}", left)) == 1
+                    if count > 1 and once:
+                        return True
     return False
 
 

@@ -994,6 +994,35 @@ def test_a_date_with_its_weekday_alone_is_a_heading_the_hint_computes_nothing_fo
     assert [r.shown for r in suggest(market, ["27일(일)", "27일은 일요일이에요."])] == ["모름", "근거"]
 
 
+def test_set_y_a_count_of_days_a_shift_line_a_sum_of_each_and_a_fact_the_cited_line_gives() -> None:
+    """From set Y's wrong verdicts: "신청 기간은 모두 11일" is a count of days, not the 11th; "찾는 날: 1월 2일(토)부터"
+    citing "2주 뒤부터" may be computed from it, so no conflict with the event's date; "다 합하면 500,000원" adds the
+    3위 prize of "3위 두 명 각 50,000원" once and is reproduced by nothing; a claim a cited line accounts for states the
+    source, not an answer to a question the source cannot answer; "…말은 어디에도 없어요" says the source is silent; a
+    weekday given as a reason ("이날이 수요일이니 잊지 마세요") is a claim, not advice."""
+    from exercises.grounding.engine.checks import says_silent, value_conflicts
+    from exercises.grounding.engine.claims import is_advice
+    from exercises.grounding.engine.compute import computation
+
+    contest = ["씨름 대회 (가상 자료)", "일반부 상금: 우승 300,000원, 준우승 150,000원, 3위 두 명 각 50,000원",
+               "신청: 2026년 12월 21일(월)부터 12월 31일(목)까지 구청 누리집"]
+    assert value_conflicts(contest, "신청 기간은 모두 11일입니다.", [3]) == []
+    assert value_conflicts(contest, "신청은 11일까지입니다.", [3]) != []
+    assert computation(contest, "일반부 상금은 다 합하면 500,000원이에요.", [2]) is None
+    assert computation(contest, "우승과 준우승 상금을 합하면 450,000원이에요.", [2]) is not None
+    watch = ["시계 수리의 날 (가상 자료)", "일시: 2026년 12월 19일(토) 오전 11시 ~ 오후 5시",
+             "기계식 시계 분해 수리는 그날 하지 않고, 맡기시면 2주 뒤부터 찾아가실 수 있습니다.",
+             "배터리 교체: 1개 5,000원, 한결시장 상품권으로 내시면 개당 1,000원 할인"]
+    assert value_conflicts(watch, "찾는 날: 1월 2일(토)부터", [2, 3]) == []
+    silent = {"key": "warranty", "text": "방수 테스트 뒤 보증서도 써 주나요? 카드로 결제할 수 있나요?",
+              "judgement": "no_data", "evidence": [], "required": [], "explanation": "보증서·카드 이야기 없음.", "facts": []}
+    told = shown("결제를 상품권으로 하면 배터리 교체가 개당 1,000원 싸져요.", "grounded", [4], lines=watch, question=silent)
+    assert told["check"] != "question_silent", told
+    assert shown("네, 카드로 결제할 수 있어요.", "grounded", [2], lines=watch, question=silent)["verdict"] == "review"
+    assert says_silent("그런데 방수 보증서를 써 준다는 말은 어디에도 없어요.")
+    assert not is_advice("이날이 수요일이니 잊지 마세요.") and is_advice("잊지 마세요.")
+
+
 def test_a_price_per_team_is_not_multiplied_by_a_count_of_people() -> None:
     """"팀당 참가비 10,000원" times 4명 is not what four people pay: the team pays once, so "1인 10,000원 × 4명 =
     40,000원" is reproduced by no computation. A price with no unit, or per person, is still multiplied."""
