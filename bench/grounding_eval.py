@@ -146,9 +146,10 @@ BLIND_X = DATA / "grounding_blind_2026-12-07x.yaml"  # measured once blind on 20
 # since.
 BLIND_Y = DATA / "grounding_blind_2026-12-07y.yaml"  # measured once blind on 2026-12-07; development data since
 # Set Z: the same brief, written 2026-12-07 by a helper while Y's misses were read, from set M's header and set G's
-# layout only (committed c1056e4 unread, registered here); to be run once on the final engine.
-BLIND_Z = DATA / "grounding_blind_2026-12-07z.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-z")
+# layout only (committed c1056e4 unread, registered in bdb7805); run once on the engine of 5c3fb5e, development data
+# since.
+BLIND_Z = DATA / "grounding_blind_2026-12-07z.yaml"  # measured once blind on 2026-12-07; development data since
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -551,9 +552,10 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
     answer_sets.append(("dev-w", BLIND_W))  # likewise
     answer_sets.append(("dev-x", BLIND_X))  # likewise
     answer_sets.append(("dev-y", BLIND_Y))  # likewise
+    answer_sets.append(("dev-z", BLIND_Z))  # likewise
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
                                   ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-i", BLIND_I),
-                                  ("blind-m", BLIND_M), ("blind-z", BLIND_Z)):
+                                  ("blind-m", BLIND_M)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:
