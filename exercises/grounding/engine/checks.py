@@ -18,6 +18,7 @@ Each answers a narrow question with certainty or not at all:
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -191,6 +192,8 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
 def _as_read(part: Segment, value: Value, lines: list[Line]) -> Value | None:
     """The claimed value as the check compares it: a bare day ("11일") as a date in the source's month, None when it
     cannot be read so; never a count of days after a total ("신청 기간은 모두 11일입니다" is not the 11th)."""
+    if value.kind == "money" and _DIFFERENCE_AFTER.match(part.text, value.span[1]):
+        return None  # "가족권이 4,000원 저렴": a difference the claim worked out, not a price the line states
     if value.kind != "dur":
         return value
     if _DAYS_IN_ALL.search(part.text[:value.span[0]]):
@@ -198,6 +201,9 @@ def _as_read(part: Segment, value: Value, lines: list[Line]) -> Value | None:
     if _BARE_DAY.fullmatch(part.text[value.span[0]:value.span[1]].strip()):
         return _with_source_month(part, value, lines)
     return value
+
+
+_DIFFERENCE_AFTER = re.compile(r"\s*(?:이|가|을|를|만큼|정도)?\s*(?:더\s*)?(?:저렴|싸|싼|쌉|차이|절약|아끼|아낄|아껴|덜|비싸|비싼)")
 
 
 # A total before a number of days makes it a length: "모두 11일", "총 5일", "꼬박 3일".
@@ -210,7 +216,30 @@ def _said_after_all(index: SourceIndex, part: Segment, value: Value, options: li
     says (``_stated_in_its_own_clause``)."""
     if value.role == "range" and all(_check_value(index, part, end, lines)[0] == "ok" for end in endpoints(value)):
         return True
-    return _stated_in_its_own_clause(part, value, options)
+    return _within_a_period(value, lines) or _stated_in_its_own_clause(part, value, options)
+
+
+def _within_a_period(value: Value, lines: list[Line]) -> bool:
+    """A date inside a period a cited line gives from one date to another, each with its year, which splits the line's
+    range in two ("2026년 12월 18일부터 2027년 1월 3일까지 매주 금요일·토요일" holds "12월 25일(금)")."""
+    if value.kind != "date" or value.role not in ("point", "start", "end"):
+        return False
+    day = value.alts[0][0]
+    for line in lines:
+        for seg in line.segments:
+            dates = [v for v in seg.values if v.kind == "date" and v.role in ("point", "start", "end")]
+            for first, last in itertools.pairwise(dates):
+                if not ((first.role == "start" or _FROM.match(seg.text, first.span[1]))
+                        and (last.role == "end" or _UNTIL.match(seg.text, last.span[1]))):
+                    continue
+                start, end = first.alts[0][0], last.alts[0][0]
+                if (start <= day <= end) if start <= end else (day >= start or day <= end):
+                    return True
+    return False
+
+
+_FROM = re.compile(r"\s*(?:\(\s*[월화수목금토일]\s*\)\s*)?(?:부터|~|-|–)")
+_UNTIL = re.compile(r"\s*(?:\(\s*[월화수목금토일]\s*\)\s*)?까지")
 
 
 def _stated_in_its_own_clause(part: Segment, value: Value, options: list) -> bool:

@@ -1023,6 +1023,20 @@ def test_set_y_a_count_of_days_a_shift_line_a_sum_of_each_and_a_fact_the_cited_l
     assert not is_advice("이날이 수요일이니 잊지 마세요.") and is_advice("잊지 마세요.")
 
 
+def test_a_date_inside_a_period_given_with_years_and_a_difference_are_no_conflicts() -> None:
+    """From set Z: "12월 25일(금) 운영합니다" of "운영일: 2026년 12월 18일부터 2027년 1월 3일까지 매주 금요일·토요일" lies
+    inside the period (the years split the line's range in two), and "가족권이 4,000원 저렴" is a difference the claim
+    worked out, not a price; "12월 15일에도 운영합니다" and "가족권은 20,000원이에요" still conflict."""
+    from exercises.grounding.engine.checks import value_conflicts
+
+    zoo = ["야간 동물원 (가상 자료)", "운영일: 2026년 12월 18일부터 2027년 1월 3일까지 매주 금요일·토요일",
+           "야간 입장료: 어른 9,000원, 어린이(만 4~12세) 5,000원", "4인 가족권(어른 2명+어린이 2명) 24,000원"]
+    assert value_conflicts(zoo, "12월 25일(금) 운영합니다.", [2]) == []
+    assert value_conflicts(zoo, "12월 15일에도 운영합니다.", [2]) != []
+    assert value_conflicts(zoo, "가족권이 4,000원 저렴", [3, 4]) == []
+    assert value_conflicts(zoo, "가족권은 20,000원이에요", [4]) != []
+
+
 def test_a_price_per_team_is_not_multiplied_by_a_count_of_people() -> None:
     """"팀당 참가비 10,000원" times 4명 is not what four people pay: the team pays once, so "1인 10,000원 × 4명 =
     40,000원" is reproduced by no computation. A price with no unit, or per person, is still multiplied."""
