@@ -33,7 +33,7 @@ from .analysis import (
     analyse_line,
 )
 from .claims import linked_clauses
-from .hangul import Word, normalise, word_similarity
+from .hangul import _FINAL_L, _FINAL_N, Word, final_of, normalise, word_similarity
 from .lexicon import AMENITIES
 from .matcher import MATCHED as MATCHED_WORD
 from .matcher import Line, SourceIndex, _check_value, index_for, score
@@ -577,9 +577,7 @@ def _asks_embedded(surface: str) -> bool:
     """Whether a word is a predicate in the form of an embedded question, its 지 after a syllable ending in ㄴ or ㄹ:
     "나오는지", "열리는지도", "쉬운지는", "될지", "무료인지" (not "금지", "유지")."""
     word = re.sub(r"(?:도|는|를|가)$", "", surface)
-    if len(word) < 2 or not word.endswith("지") or not "가" <= word[-2] <= "힣":
-        return False
-    return (ord(word[-2]) - 0xAC00) % 28 in (4, 8)  # the final consonant ㄴ or ㄹ
+    return len(word) >= 2 and word.endswith("지") and final_of(word[-2]) in (_FINAL_N, _FINAL_L)
 
 
 # An adverb of how the notice would say it, just before the silence cue: "주차 정보도 따로 나와 있지 않네요" names 주차.

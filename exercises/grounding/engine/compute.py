@@ -17,7 +17,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from .analysis import analyse, analyse_claim
+from .analysis import Segment, analyse, analyse_claim
 from .hangul import Word, normalise, word_similarity
 from .matcher import MATCHED as MATCHED_WORD
 from .matcher import Line, SourceIndex, index_for
@@ -508,7 +508,8 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     priced = frozenset(_amount_lines(index, [line.number for line in given])) if rates else frozenset()
     partial = frozenset(line.number for line in given if any(_LEFT_OUT.search(seg.text) for seg in line.segments))
     times = [(v, line.number) for line in given for v in _line_values(line) if v.kind == "time"]
-    lengths = [(v, number) for v, number in times if (number, v.alts) not in _cases_unnamed(normalise(claim), given)]
+    unnamed = _cases_unnamed(normalise(claim), given)
+    lengths = [(v, number) for v, number in times if (number, v.alts) not in unnamed]
     durations = [(v.alts[0][0], frozenset({line.number})) for line in given for v in _line_values(line)
                  if v.kind == "dur"]
     shifts = [(v.alts[0][0], -1 if _BEFORE.match(seg.text, v.span[1]) else 1, _anchor(seg.text), frozenset({line.number}))
@@ -574,9 +575,10 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     if pending or not computed or (compare and not money_computed) or (
             not rate_used and _rate_left_out(values, given, rates)) or not _result_reproduced(claim, results, formulas):
         return None
-    if _beyond_the_check(index, claim, formulas, [line for line in given if line.number in used], cited) or \
-            _count_unchecked(claim, values, formulas, given) or _copied_from_another(index, normalise(claim), copied) \
-            or _sum_of_one_named(normalise(claim), formulas, [line for line in given if line.number in used]):
+    used_lines = [line for line in given if line.number in used]
+    if _beyond_the_check(index, claim, formulas, used_lines, cited) or _count_unchecked(claim, values, formulas, given) \
+            or _copied_from_another(index, normalise(claim), copied) \
+            or _sum_of_one_named(normalise(claim), formulas, used_lines):
         return None
     return Computation(formulas=tuple(formulas), lines=tuple(sorted(used)), steps=tuple(steps))
 
@@ -597,15 +599,24 @@ def _cases_unnamed(claim: str, given: list[Line]) -> set[tuple[int, tuple]]:
         if len({tuple(hi - lo for lo, hi in v.alts) for _, v in ranges}) < 2:
             continue  # one range, or sessions of one length ("10시~11시 30분, 14시~15시 30분"): no case to name
         for seg, v in ranges:
-            start = max((o.span[1] for o in seg.values if o.kind == "time" and o.span[1] <= v.span[0]),
-                        default=seg.text.find(":", 0, v.span[0]) + 1)
-            label = seg.text[start:v.span[0]]
+            label = _label_of(seg, v)
             words = _label_words(label)
             cases = [o.days for o in extract_values(label)[0] if o.kind == "weekday"]
             if (words or cases) and not (any(word_similarity(a, b) >= _NAMED for a in words for b in said)
                                          or any(case & days for case in cases)):
                 out.add((line.number, v.alts))
     return out
+
+
+_NAMED = 0.9  # a claim's word names a label as the checks' NEAR_WORD does: the word itself, or nearly
+
+
+def _label_of(segment: Segment, value: Value) -> str:
+    """What a clause puts before one of its values to say whose it is: the text after the value of its kind before it,
+    or after the line's own label ("수강료: 기초반 월 20,000원" gives 기초반; 수강료 is every amount's)."""
+    start = max((other.span[1] for other in segment.values if other.kind == value.kind and other.span[1] <= value.span[0]),
+                default=segment.text.find(":", 0, value.span[0]) + 1)
+    return segment.text[start:value.span[0]]
 
 
 def _label_words(text: str) -> list[Word]:
@@ -638,9 +649,6 @@ def _copied_from_another(index: SourceIndex, claim: str, copied: list[tuple[Valu
     return False
 
 
-_NAMED = 0.9  # a claim's word names a label as the checks' NEAR_WORD does: the word itself, or nearly
-
-
 def _sum_of_one_named(claim: str, formulas: list[str], used: list[Line]) -> bool:
     """A sum of two amounts one line gives side by side, of which the claim names one only: "장원 상금은 30만 원" names
     the 장원 of "장원 1명(상금 20만 원), 차상 2명(각 10만 원)" and not the 차상, so 20만 + 10만 is a coincidence, not its
@@ -661,11 +669,7 @@ def _sum_of_one_named(claim: str, formulas: list[str], used: list[Line]) -> bool
                     for v in seg.values:
                         if v.kind != "money" or abs(v.alts[0][0] - amount) >= _EPS:
                             continue
-                        # after the amount before it, or the line's label ("수강료: 기초반 월 20,000원" names 기초반;
-                        # 수강료 is every amount's)
-                        start = max((o.span[1] for o in seg.values if o.kind == "money" and o.span[1] <= v.span[0]),
-                                    default=seg.text.find(":", 0, v.span[0]) + 1)
-                        label = seg.text[start:v.span[0]]
+                        label = _label_of(seg, v)
                         words = _label_words(label)
                         if not words and amount not in stated:
                             continue  # a label of figures only ("4주 60,000원") names nothing either way
@@ -699,9 +703,7 @@ def _unmet_condition(text: str, value: Value, claim: str, stated: frozenset[floa
     conditions = list(_CONDITION_BEFORE.finditer(text, 0, span[0]))
     if not conditions:
         return False
-    words = {word.replace(" ", "") for word in _CONDITION_WORD.findall(conditions[-1].group(1))} - {"이상", "이하", "경우"}
-    said = claim.replace(" ", "")
-    return bool(words) and not any(word[:2] in said for word in words)
+    return _names_none_of(conditions[-1].group(1), claim, ignored={"이상", "이하", "경우"})
 
 
 # A clause that gives its amount to some only: "(사전 신청한 조만 해당)", "회원에 한해".
@@ -713,9 +715,13 @@ def _only_for_unnamed(text: str, claim: str) -> bool:
     신청한 조만 해당)") for a claim that names none of them: "유류비 | 10,000원 × 5일 | 50,000원" drops the condition, so
     the amount is no operand of its computation (as ``_unmet_condition`` for a discount). ``claim`` is normalised."""
     found = _ONLY_FOR.search(text)
-    if found is None:
-        return False
-    words = {word for word in _CONDITION_WORD.findall(found.group(1))} - {"경우", "해당"}
+    return found is not None and _names_none_of(found.group(1), claim, ignored={"경우", "해당"})
+
+
+def _names_none_of(condition: str, claim: str, *, ignored: set[str]) -> bool:
+    """Whether a condition has words (``_CONDITION_WORD``, but ``ignored``) and the claim names none of them, by their
+    first two syllables ("함께 신청" by "함께", "사전 신청한 조" by "사전")."""
+    words = {word.replace(" ", "") for word in _CONDITION_WORD.findall(condition)} - ignored
     said = claim.replace(" ", "")
     return bool(words) and not any(word[:2] in said for word in words)
 
