@@ -149,7 +149,10 @@ BLIND_Y = DATA / "grounding_blind_2026-12-07y.yaml"  # measured once blind on 20
 # layout only (committed c1056e4 unread, registered in bdb7805); run once on the engine of 5c3fb5e, development data
 # since.
 BLIND_Z = DATA / "grounding_blind_2026-12-07z.yaml"  # measured once blind on 2026-12-07; development data since
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m")
+# Set AA: the same brief, written 2026-12-07 by a helper at the end of the session that ran Z, from set M's header and
+# set G's layout only (committed 6f31c22 unread); registered 2026-12-07 before any further engine change.
+BLIND_AA = DATA / "grounding_blind_2026-12-07aa.yaml"
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-aa")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -555,7 +558,7 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
     answer_sets.append(("dev-z", BLIND_Z))  # likewise
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
                                   ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-i", BLIND_I),
-                                  ("blind-m", BLIND_M)):
+                                  ("blind-m", BLIND_M), ("blind-aa", BLIND_AA)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:
