@@ -152,7 +152,10 @@ BLIND_Z = DATA / "grounding_blind_2026-12-07z.yaml"  # measured once blind on 20
 # Set AA: the same brief, written 2026-12-07 by a helper at the end of the session that ran Z, from set M's header and
 # set G's layout only (committed 6f31c22 unread); registered 2026-12-07 before any further engine change.
 BLIND_AA = DATA / "grounding_blind_2026-12-07aa.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-aa")
+# Set AB: the same brief, written 2026-12-07 by a helper while the value check's kinds were being measured, from set
+# M's header and set G's layout only (committed unread with its registration, before that change was committed).
+BLIND_AB = DATA / "grounding_blind_2026-12-07ab.yaml"
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-aa", "blind-ab")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -558,7 +561,8 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
     answer_sets.append(("dev-z", BLIND_Z))  # likewise
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
                                   ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-i", BLIND_I),
-                                  ("blind-m", BLIND_M), ("blind-aa", BLIND_AA)):
+                                  ("blind-m", BLIND_M), ("blind-aa", BLIND_AA),
+                                  ("blind-ab", BLIND_AB)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:
