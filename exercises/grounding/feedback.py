@@ -246,15 +246,20 @@ def key_citation(claim: ClaimContext) -> Finding | None:
 def no_lines(claim: ClaimContext) -> Finding | None:
     """근거 with no cited line: a claim the source supports has a line to cite (unless it says the source is silent).
 
-    Not for a table row whose cell is a bare "없음" ("전망대 화장실 | 없음"): it may say there is none, or that the notice
-    has none of it, which the row alone cannot tell; a person judges it (answer groups)."""
-    if claim.judgement == Judgement.GROUNDED and not claim.cited and not claim.silent \
-            and not _BARE_NONE_CELL.search(claim.text):
-        return Finding(REVIEW, _("근거라면 줄을 인용하세요: 이 주장을 받치는 원문 줄 번호를 적어 주세요."))
-    return None
+    Only where the claim says nothing is absent, unknown or refused. A claim that does ("방수 보증서를 써 준다는 말은
+    어디에도 없어요", "확인 불가 | 주차", "전망대 화장실 | 없음") may be a way of saying the source is silent that the silence
+    check does not read, and such a claim has no line to cite; the site holds it at 확인 안 됨 and says why, and a person
+    judges it (answer groups)."""
+    if claim.judgement != Judgement.GROUNDED or claim.cited or claim.silent:
+        return None
+    if _MAY_SAY_ABSENT.search(claim.text):
+        return Finding(UNCHECKED, _("인용한 줄이 없습니다. 원문에 없다는 주장이면 줄이 없어도 되지만, 원문이 말하는 것이면 "
+                                    "받치는 줄을 인용하세요. 어느 쪽인지는 사이트가 가리지 못해 판단하지 않았습니다."))
+    return Finding(REVIEW, _("근거라면 줄을 인용하세요: 이 주장을 받치는 원문 줄 번호를 적어 주세요."))
 
 
-_BARE_NONE_CELL = re.compile(r"\|\s*(?:없음|-|—)\s*\|?\s*$")
+# Words that say something is absent, unknown or refused (없음, 않, 안 돼, 불가, 금지, 모름, 못, 아니, ❌).
+_MAY_SAY_ABSENT = re.compile(r"없|않|안\s*[되돼됩된]|불가|금지|모르|모름|못\s|못[하해할합]|아니|아닙|[❌✗✕×X]\s*(?:\||$)")
 
 
 def missing_line(claim: ClaimContext) -> Finding | None:
@@ -399,7 +404,8 @@ def incomplete_citation(claim: ClaimContext) -> Finding | None:
 
 
 def values(claim: ClaimContext) -> Finding | None:
-    """A value the claim states as the source's own, against the same value on the cited lines."""
+    """An amount or a duration the claim states as the source's own, against the same kind of value on the cited lines
+    (dates, clock times and counts are left to a person: see ``value_conflicts``)."""
     if claim.judgement not in JUDGED:
         return None
     conflicts = value_conflicts(list(claim.lines), claim.text, list(claim.valid_cited))
@@ -491,7 +497,7 @@ CHECKS: tuple[Check, ...] = (
     Check("computed", gettext_lazy("값 계산 (인용한 줄로)"), computed, _cites, final=True),
     Check("weekdays", gettext_lazy("요일 계산 (원문의 날짜로)"), weekdays, _cites, final=True),
     Check("incomplete_citation", gettext_lazy("빠진 인용"), incomplete_citation, _cites),
-    Check("values", gettext_lazy("값 대조 (시각·날짜·금액·수)"), values, _cites),
+    Check("values", gettext_lazy("값 대조 (금액·기간)"), values, _cites),
     Check("denied", gettext_lazy("부정이 반대인 같은 말"), denied, _cites),
     Check("absent_value", gettext_lazy("원문에 없는 값"), absent_value, unkeyed),
     Check("absent_subject", gettext_lazy("원문에 없는 대상"), absent_subject, unkeyed),

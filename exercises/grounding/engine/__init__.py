@@ -28,7 +28,15 @@ from .checks import (
     value_conflicts,
     verbatim_line,
 )
-from .claims import aside_by_form, claim_pieces, is_advice, is_wish, not_a_claim, strip_markdown
+from .claims import (
+    aside_by_form,
+    claim_pieces,
+    gives_a_reason,
+    is_advice,
+    is_wish,
+    not_a_claim,
+    strip_markdown,
+)
 from .compute import calendar, computation, weekday_dates
 from .hangul import WORD_RE, normalise
 from .matcher import GROUNDED, HOLD, NO_SOURCE, UNSURE, index_for, not_found, suggest_one
@@ -264,8 +272,10 @@ def is_aside(claim: str, best: float) -> bool:
         return True
     if is_wish(claim) and best < WISH_MAX:
         return True
-    # A claim that the source is silent ("참가비도 나와 있지 않아서 미리 물어보시는 게 좋겠어요") states something, advice or not.
-    return (not_a_claim(claim) or (is_advice(claim) and not says_silent(claim))) and best < ASIDE_MAX
+    # A claim that the source is silent ("참가비도 나와 있지 않아서 미리 물어보시는 게 좋겠어요") states something, advice or not;
+    # so does advice that gives its reason ("자리가 금방 차니 일찍 오세요": whether seats fill fast is the source's to say).
+    advice = is_advice(claim) and not says_silent(claim) and not gives_a_reason(claim)
+    return (not_a_claim(claim) or advice) and best < ASIDE_MAX
 
 
 def shown_hint(claim: str, hint: str, cue: str, best: float = 0.0) -> str:

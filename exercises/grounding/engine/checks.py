@@ -2,8 +2,9 @@
 
 Each answers a narrow question with certainty or not at all:
 
-- ``value_conflicts``: does a time, date, amount or count the claim states disagree
-  with the same kind of value on the lines the learner cited? Only values read
+- ``value_conflicts``: does an amount of money or a duration the claim states disagree
+  with the same kind of value on the lines the learner cited? (Dates, times and counts
+  are not compared: on text written after the engine that comparison was mostly wrong.) Only values read
   without doubt count (no vague "밤에는", no "이삼일", no bare numbers), never in a
   negated or hedged clause ("여섯 시간은 어렵습니다" agrees with "최대 4시간"), and
   never against lines with a multiplier (1.5배, 10%), where the claim may be
@@ -18,7 +19,6 @@ Each answers a narrow question with certainty or not at all:
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass
 
@@ -41,6 +41,8 @@ from .tables import read_tables
 from .values import Value, compatible, endpoints, extract_values
 
 _CERTAIN_KINDS = ("time", "date", "money", "dur")
+# The kinds of value a value verdict compares (see ``value_conflicts`` for the measurement behind it).
+COMPARED_KINDS = ("money", "dur")
 _MULTIPLIERS = ("count:배", "count:%")
 _DOUBT = ("어렵", "힘들", "불가", "안 되", "안되", "못 ", "없", "않", "아닙", "아니")
 
@@ -64,15 +66,7 @@ _RATE_ON_LINE = re.compile(r"당(?![가-힣])|씩|마다|배|%|퍼센트|할인|
                            r"|(?<![가-힣])(?:뒤|후)부터")  # "맡기시면 2주 뒤부터 찾아가실 수 있습니다"
 _DAY_PARTICLE = re.compile(r"\s*(?:에|은|는|이|입|인|부터|까지|엔|의|\()")
 _PERIOD_AFTER = re.compile(r"\s*(?:에|당|마다)(?![가-힣])")
-_NEXT_DAY = re.compile(r"다음\s*날|익일|자정|새벽")
 _BARE_DAY = re.compile(r"(?<![\d,.])\d{1,2}\s*일(?!\s*(?:간|동안|이내|째))")
-_COUNT_UNIT = re.compile(r"[^\d\s,.]+$")
-
-
-def _unit(text: str) -> str:
-    found = _COUNT_UNIT.search(text.strip())
-    return found.group() if found else ""
-
 
 def stated_values(claim: str) -> list[tuple[Segment, Value]]:
     """The claim's values it states as the source's own, with their clause; empty when unsure.
@@ -149,6 +143,15 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
     leaves its matter open (예정, 검토 중, 추후 안내, "26일로 미뤄질 수 있습니다"): a claim that
     settles it with another value ("3월까지 연장 확정") may be a guess at what is pending (보류)
     or an invention (자료없음), and which one is a person's call.
+
+    Only amounts of money and durations are compared (``COMPARED_KINDS``). Dates, clock times and
+    counts are not: on the eight sets written after the engine and run once each (S to Z), the
+    comparison was right on 1 of 10 dates, 1 of 3 times and 0 of 2 counts it spoke on. A claimed date
+    or time is most often one the source gives by a rule ("매주 금·토", a range, a timetable of
+    several departures) or one the asker brought, which a line-by-line comparison cannot read; an
+    amount or a duration stated beside the same words was right 6 times in 6 once differences and
+    totals of days were left out. Outside these kinds the claim gets no value verdict; a person's
+    judgement of its answer group decides it once for everyone.
     """
     index = index_for(_lines(source))
     lines = [line for line in index.lines if line.number in set(cited) and line.segments]
@@ -158,22 +161,12 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
         return []
     found: list[ValueConflict] = []
     for part, value in stated_values(claim):
-        read = _as_read(part, value, lines)
-        if read is None:
+        if value.kind not in COMPARED_KINDS or not _stated_as_itself(part, value):
             continue
-        value = read
         options = [(line, seg, other) for line in lines for seg in line.segments for other in seg.values
                    if other.kind == value.kind and not (value.kind == "dur" and _is_date(seg, other))]
         if not options or any(other.role == "within" for _, _, other in options):
             continue  # a vague source value ("11월", "오후") does not say a precise one is wrong
-        if value.kind == "time" and any(_NEXT_DAY.search(seg.text) for _, seg, _ in options):
-            continue
-        if value.kind == "time" and value.role == "range" and _composed(value, [other for _, _, other in options]):
-            continue  # "매일 9시부터 … 수요일은 13시에 닫습니다" composes "수요일 9시~13시": not a conflict
-        if value.kind.startswith("count:"):
-            unit = _unit(part.text[value.span[0]:value.span[1]])
-            if any(_unit(seg.text[o.span[0]:o.span[1]]) != unit for _, seg, o in options):
-                continue
         if _not_misread(value, options, lines) or _beyond_the_bound(value, options):
             continue
         shares_word = any(index.match(w, line) >= MATCHED_WORD for w in part.words if w.stem not in _MEASURES
@@ -189,18 +182,14 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
     return found
 
 
-def _as_read(part: Segment, value: Value, lines: list[Line]) -> Value | None:
-    """The claimed value as the check compares it: a bare day ("11일") as a date in the source's month, None when it
-    cannot be read so; never a count of days after a total ("신청 기간은 모두 11일입니다" is not the 11th)."""
-    if value.kind == "money" and _DIFFERENCE_AFTER.match(part.text, value.span[1]):
-        return None  # "가족권이 4,000원 저렴": a difference the claim worked out, not a price the line states
-    if value.kind != "dur":
-        return value
-    if _DAYS_IN_ALL.search(part.text[:value.span[0]]):
-        return None
-    if _BARE_DAY.fullmatch(part.text[value.span[0]:value.span[1]].strip()):
-        return _with_source_month(part, value, lines)
-    return value
+def _stated_as_itself(part: Segment, value: Value) -> bool:
+    """Whether the claim states the amount or duration as a figure of the source, not one it worked out: never a
+    difference ("가족권이 4,000원 저렴"), a total of days ("신청 기간은 모두 11일입니다") or a bare day of the month
+    ("11일"), which is a date, and dates are not compared."""
+    if value.kind == "money":
+        return not _DIFFERENCE_AFTER.match(part.text, value.span[1])
+    return not (_DAYS_IN_ALL.search(part.text[:value.span[0]])
+                or _BARE_DAY.fullmatch(part.text[value.span[0]:value.span[1]].strip()))
 
 
 _DIFFERENCE_AFTER = re.compile(r"\s*(?:이|가|을|를|만큼|정도)?\s*(?:더\s*)?(?:저렴|싸|싼|쌉|차이|절약|아끼|아낄|아껴|덜|비싸|비싼)")
@@ -211,35 +200,12 @@ _DAYS_IN_ALL = re.compile(r"(?<![가-힣])(?:모두|총|전체|꼬박|합쳐서?
 
 
 def _said_after_all(index: SourceIndex, part: Segment, value: Value, options: list, lines: list[Line]) -> bool:
-    """A value weighed against the wrong clause: a range whose ends a line gives apart ("12월 28일(월) ~ 1월 22일(금)" of
-    "2026년 12월 28일(월) ~ 2027년 1월 22일(금)", the years splitting it), or one the line states in the clause the claim
-    says (``_stated_in_its_own_clause``)."""
+    """A value weighed against the wrong clause: a range whose ends a line gives apart ("1만 원 ~ 2만 원" of a line that
+    gives each end in a clause of its own), or one the line states in the clause the claim says
+    (``_stated_in_its_own_clause``)."""
     if value.role == "range" and all(_check_value(index, part, end, lines)[0] == "ok" for end in endpoints(value)):
         return True
-    return _within_a_period(value, lines) or _stated_in_its_own_clause(part, value, options)
-
-
-def _within_a_period(value: Value, lines: list[Line]) -> bool:
-    """A date inside a period a cited line gives from one date to another, each with its year, which splits the line's
-    range in two ("2026년 12월 18일부터 2027년 1월 3일까지 매주 금요일·토요일" holds "12월 25일(금)")."""
-    if value.kind != "date" or value.role not in ("point", "start", "end"):
-        return False
-    day = value.alts[0][0]
-    for line in lines:
-        for seg in line.segments:
-            dates = [v for v in seg.values if v.kind == "date" and v.role in ("point", "start", "end")]
-            for first, last in itertools.pairwise(dates):
-                if not ((first.role == "start" or _FROM.match(seg.text, first.span[1]))
-                        and (last.role == "end" or _UNTIL.match(seg.text, last.span[1]))):
-                    continue
-                start, end = first.alts[0][0], last.alts[0][0]
-                if (start <= day <= end) if start <= end else (day >= start or day <= end):
-                    return True
-    return False
-
-
-_FROM = re.compile(r"\s*(?:\(\s*[월화수목금토일]\s*\)\s*)?(?:부터|~|-|–)")
-_UNTIL = re.compile(r"\s*(?:\(\s*[월화수목금토일]\s*\)\s*)?까지")
+    return _stated_in_its_own_clause(part, value, options)
 
 
 def _stated_in_its_own_clause(part: Segment, value: Value, options: list) -> bool:
@@ -270,7 +236,7 @@ def _beyond_the_bound(value: Value, options: list) -> bool:
 
 def _not_misread(value: Value, options: list, lines: list) -> bool:
     """A claimed value that differs from the line's but need not be a misreading: "토핑 14,000원" beside "1인 7,000원"
-    (two people's share), "2시간 간격" from 10시, 12시, 14시 or "7시 30분에 끝" from 6시 + 1시간 30분 (computed), "정장
+    (two people's share), "2시간 간격" from 10시, 12시, 14시 (computed), "정장
     10,000원" on "1벌 10,000원 (원래 대여료 25,000원)" (the price now, not the former one); and never a value the lines
     give as its only length ("1시간 30분" of "10일, 17일, 24일 오후 3시부터 1시간 30분", whatever the days beside it read
     as; a price equal to another row's is still that row's, "어린이 5,000원" against "성인 5,000원, 어린이 3,000원")."""
@@ -286,21 +252,17 @@ def _not_misread(value: Value, options: list, lines: list) -> bool:
 
 
 def _reachable(value: Value, lines: list) -> bool:
-    """Whether a claimed duration is the gap between two clock times of the lines (less or more one of their
-    durations), or a claimed clock time one of their times shifted by one of their durations: a value the claim may
-    have computed."""
-    if value.kind not in ("dur", "time"):
+    """Whether a claimed duration is the gap between two clock times of the lines, less or more one of their
+    durations ("2시간 30분 − 40분 = 110분"): a value the claim may have computed."""
+    if value.kind != "dur":
         return False
     points = {point for line in lines for other in line.values if other.kind == "time" and other.role != "within"
               for alt in other.alts for point in alt}
     wanted = {point for alt in value.alts for point in alt}
     spans = {other.alts[0][0] / 60 for line in lines for other in line.values if other.kind == "dur"}
-    if value.kind == "dur":  # a gap, or a gap less or more one of the lines' durations ("2시간 30분 − 40분 = 110분")
-        gaps = {abs(a - b) for a in points for b in points if a != b}
-        sums = gaps | {gap + sign * span for gap in gaps for span in spans for sign in (1, -1)}
-        return any(abs(total * 60 - w) < 1e-6 for total in sums for w in wanted)
-    return any(abs(point + sign * span - w) < 1e-6 for point in points for span in spans for sign in (1, -1)
-               for w in wanted)
+    gaps = {abs(a - b) for a in points for b in points if a != b}
+    sums = gaps | {gap + sign * span for gap in gaps for span in spans for sign in (1, -1)}
+    return any(abs(total * 60 - w) < 1e-6 for total in sums for w in wanted)
 
 
 # "정장은 1벌 10,000원에 빌려드립니다 (원래 대여료 25,000원)": the former price is not the one the line states now.
@@ -342,30 +304,6 @@ def _combined(amount: float, prices: list[float], most: int = 10) -> bool:
                     break
                 reachable[step] = min(reachable.get(step, most + 1), count + times)
     return reachable.get(round(amount), most + 1) <= most and round(amount) not in units
-
-
-def _composed(value: Value, others: list[Value]) -> bool:
-    """Whether both ends of a claimed range are times the lines state (as ends of a range or as points)."""
-    ends = {point for other in others for alt in other.alts for point in alt}
-    return all(any(abs(alt[i] - end) < 1e-6 for end in ends) for alt in value.alts[:1] for i in (0, 1))
-
-
-def _with_source_month(part: Segment, value: Value, lines: list) -> Value | None:
-    """A day written without its month ("25일에는") read as a date in the one month the cited lines'
-    dates are in; None when they name no month or several."""
-    months: set[int] = set()
-    for line in lines:
-        for other in line.values:
-            if other.kind == "date" and other.role != "within" and not other.wraps:
-                for lo, hi in other.alts:
-                    months |= {int(lo - 1) // 31, int(hi - 1) // 31}
-    if len(months) != 1:
-        return None
-    day = int(re.sub(r"\D", "", part.text[value.span[0]:value.span[1]]))
-    after = part.text[value.span[1]:value.span[1] + 3].lstrip()
-    role = "end" if after.startswith("까지") else "start" if after.startswith("부터") else "point"
-    point = float(next(iter(months)) * 31 + day)
-    return Value("date", ((point, point),), role, span=value.span)
 
 
 @dataclass(frozen=True)

@@ -437,6 +437,13 @@ _OPINION_END = re.compile(r"(?:좋아요|좋습니다|좋겠어요|좋겠습니�
                           r"|편할\s*거예요)[.!~\s]*$")
 
 
+def gives_a_reason(sentence: str) -> bool:
+    """Whether the sentence joins a clause of its own as a reason or a setting (…받으니, …차니까, …라서, …인데): advice
+    that says why ("신청은 12월 21일 월요일부터 받으니 그날 바로 하세요") states that clause, which the source may back
+    or not."""
+    return _REASON.search(sentence.strip()) is not None
+
+
 def is_opinion(sentence: str) -> bool:
     """An opinion that weighs a fact of the source ("토요일 오전이라 아이와 같이 가기 좋아요"): it answers no question."""
     return _OPINION_END.search(sentence.strip()) is not None

@@ -10,7 +10,7 @@ from exercises.grounding.models import Attempt, Exercise
 from tests.conftest import signed_in
 
 pytestmark = pytest.mark.django_db
-ANSWER = "토요일에는 밤 9시까지 영업합니다. 참가비 없이 독서 모임에 갈 수 있습니다."
+ANSWER = "독서 모임 참가비는 5,000원입니다. 참가비 없이 독서 모임에 갈 수 있습니다."
 
 
 def start(client: Client, key: str = "api-1", answer: str = ANSWER, slug: str = "bookshop"):
@@ -19,22 +19,22 @@ def start(client: Client, key: str = "api-1", answer: str = ANSWER, slug: str = 
 
 
 def test_start_mark_submit_and_read_feedback(learner: User, bookshop: Exercise) -> None:
-    """The whole flow through the API; the contradicted hours marked 자료없음 come back 맞음 with the values check."""
+    """The whole flow through the API; the contradicted fee marked 자료없음 comes back 맞음 with the values check."""
     client = signed_in(learner)
     started = start(client)
     assert started.status_code == 201
     body = started.json()
     assert body["status"] == "draft" and body["feedback"] is None
-    hours, fee = body["claims"]
+    priced, free = body["claims"]
     assert start(client).json()["id"] == body["id"], "the same Idempotency-Key gives the same attempt"
     attempt_id = body["id"]
     assert client.get(f"/api/grounding/attempts/{attempt_id}/feedback").status_code == 409
     saved = client.post(f"/api/grounding/attempts/{attempt_id}/marks", {"marks": [
-        {"claim": hours["id"], "judgement": "no_data", "lines": [2]},
-        {"claim": fee["id"], "judgement": "grounded", "lines": [8], "question": ""},
+        {"claim": priced["id"], "judgement": "no_data", "lines": [8]},
+        {"claim": free["id"], "judgement": "grounded", "lines": [8], "question": ""},
     ]}, content_type="application/json")
     assert saved.status_code == 200
-    assert [c["cited_lines"] for c in saved.json()["claims"]] == [[2], [8]]
+    assert [c["cited_lines"] for c in saved.json()["claims"]] == [[8], [8]]
     submitted = client.post(f"/api/grounding/attempts/{attempt_id}/submit")
     assert submitted.status_code == 200 and submitted.json()["status"] == "submitted"
     feedback = client.get(f"/api/grounding/attempts/{attempt_id}/feedback").json()
@@ -45,7 +45,7 @@ def test_start_mark_submit_and_read_feedback(learner: User, bookshop: Exercise) 
     assert second["check"] == "" and second["basis"] == "강사 확인 대기" and second["key_version"] is None
     assert second["verdict"] == "unchecked" and second["checks"] == [] and second["compare"] == [[8, "독서 모임 참가비는 무료입니다."]]
     assert "compare" in second and second["explanation"] == ""
-    again = client.post(f"/api/grounding/attempts/{attempt_id}/marks", {"marks": [{"claim": hours["id"], "judgement": "grounded"}]},
+    again = client.post(f"/api/grounding/attempts/{attempt_id}/marks", {"marks": [{"claim": priced["id"], "judgement": "grounded"}]},
                         content_type="application/json")
     assert again.status_code == 409
 

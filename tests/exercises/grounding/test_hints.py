@@ -83,10 +83,12 @@ def test_the_hint_fragment_says_why_it_hints_grounded(learner_client: Client, le
 
 
 def test_greetings_sign_offs_and_advice_are_hinted_not_a_claim() -> None:
-    """Nothing in them can be true or false of the source."""
+    """Nothing in them can be true or false of the source; advice that gives a reason ("날씨가 추우니 …") states the
+    reason, so it is not hinted 주장 아님."""
     claims = ["안녕하세요!", "도움이 되셨길 바랍니다.", "방문 전에 전화로 확인해 보시길 권합니다.",
-              "날씨가 추우니 따뜻하게 입고 가시는 게 좋습니다."]
+              "따뜻하게 입고 가시는 게 좋습니다."]
     assert [r.shown for r in suggest(VENUE, claims)] == ["주장 아님"] * 4
+    assert suggest(VENUE, ["날씨가 추우니 따뜻하게 입고 가시는 게 좋습니다."])[0].shown != "주장 아님"
 
 
 def test_headings_questions_header_rows_and_the_askers_plan_are_not_a_claim_whatever_lines_share() -> None:
