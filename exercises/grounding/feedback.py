@@ -54,6 +54,7 @@ from .engine.checks import (
 )
 from .engine.claims import is_advice, is_opinion, states_something
 from .engine.compute import calendar, computation
+from .engine.matcher import index_for, values_on
 from .engine.particles import attach
 from .groups import GROUP_BASIS, STALE_BASIS, Pins, effective_key, people_notes
 from .models import Attempt, Judgement, Relation
@@ -107,6 +108,11 @@ class ClaimContext:
     def best_line(self) -> int | None:
         """The source line that accounts for most of the claim (at least half of it)."""
         return self.ranked[0].line if self.ranked and self.ranked[0].score >= ACCOUNTS_FOR else None
+
+    @cached_property
+    def cites_its_values(self) -> bool:
+        """The claim states values (times, dates, amounts, durations), and the cited lines agree with each of them."""
+        return values_on(index_for(self.lines), self.text, list(self.valid_cited))
 
     @cached_property
     def cites_an_account(self) -> bool:
@@ -183,12 +189,13 @@ def _answers_question_from_its_evidence(claim: ClaimContext) -> bool:
     """The claim's best line is one of its question's evidence lines: it really answers that question. Not when a
     line it cites accounts for it as well ("신청은 13일(금)까지 주민센터 방문이나 전화로" citing the application lines,
     while a line on the visit's phone call ranks first): the learner's lines explain the claim, the question's
-    need not."""
+    need not. Nor when the lines it cites hold every value it states ("평일 운영 시간은 오전 9시 ~ 오후 6시" citing the
+    hours line, while the line saying 평일에만 운영 ranks first on its words)."""
     question = claim.question
     return (_cites(claim) and question is not None and bool(question.get("evidence"))
             and claim.judgement in (Judgement.GROUNDED, Judgement.PENDING)
             and claim.best_line is not None and claim.best_line in set(question["evidence"])
-            and not claim.cites_an_account)
+            and not claim.cites_an_account and not claim.cites_its_values)
 
 
 # --- checks ---------------------------------------------------------------
@@ -391,7 +398,10 @@ def incomplete_citation(claim: ClaimContext) -> Finding | None:
     found = computation(list(claim.lines), claim.text, everything, cited=list(claim.valid_cited))
     if found is None:
         return None
-    extra = sorted(set(found.lines) - set(claim.valid_cited))
+    # Only a line a formula takes an operand from is wanted: "무료로 받는 2개만 해도 9,000원어치" takes 무료 from the
+    # title as it is, and its sum needs nothing of that line.
+    operands = {number for step in found.steps for number in step}
+    extra = sorted(operands - set(claim.valid_cited))
     if not extra or not set(found.lines) & set(claim.valid_cited):
         return None
     cited = set(claim.valid_cited)

@@ -103,7 +103,8 @@ def _beyond_the_check(index: SourceIndex, claim: str, formulas: list[str], used:
         return True
     if _ORDINAL_FROM.search(normalise(claim)) and not any("째" in seg.text for line in used for seg in line.segments):
         return True
-    return cited is not None and bool(_amount_lines(index, cited) - {line.number for line in used})
+    return cited is not None and bool((_amount_lines(index, cited) | _rule_lines(index, cited))
+                                      - {line.number for line in used})
 
 
 def _count_unchecked(claim: str, values: list[Value], formulas: list[str], given: list[Line]) -> bool:
@@ -173,6 +174,19 @@ def _amount_lines(index: SourceIndex, numbers: list[int]) -> set[int]:
     wanted = set(numbers)
     return {line.number for line in index.lines if line.number in wanted
             and any(v.kind == "money" and v.role in ("point", "max", "min") for v in _line_values(line))}
+
+
+# A rule that changes an amount without stating one: "둘째 아이부터는 이용료를 절반만 받습니다", "회원은 10% 할인".
+_CHANGES_AN_AMOUNT = re.compile(r"절반|반값|반액|할인|할증|%|퍼센트|면제|감면|깎")
+
+
+def _rule_lines(index: SourceIndex, numbers: list[int]) -> set[int]:
+    """Which of these lines state a rule that changes an amount (``_CHANGES_AN_AMOUNT``). A total that leaves out such a
+    line the learner cited ("3,000원 × 4시간 × 2명 = 24,000원" citing the half-price rule for a second child) is what
+    a model's wrong total looks like: reproducing it without the rule says nothing of whether the rule applied."""
+    wanted = set(numbers)
+    return {line.number for line in index.lines if line.number in wanted
+            and any(_CHANGES_AN_AMOUNT.search(seg.text) for seg in line.segments)}
 
 
 _OPERANDS = ("money", "time", "dur")
@@ -477,8 +491,9 @@ def computation(source: str | list[str], claim: str, lines: list[int], *,
     check ("| 일반 셀러(2일) | 100,000원 | 50,000원 |" doubles one column and copies the other's day rate).
     Also None when a line used states a rounding rule (1시간 단위로 올림): the check multiplies exactly.
 
-    ``cited``: the lines the learner cited, for a verdict. Then a cited line with an amount the computation
-    never used makes it None too: a total that leaves out the rental line the learner cited (25,000원 +
+    ``cited``: the lines the learner cited, for a verdict. Then a cited line with an amount, or with a rule that
+    changes one (``_rule_lines``), the computation never used makes it None too: a total that leaves out the rental
+    line the learner cited (25,000원 +
     5,000원 + 2,000원 = 32,000원 without 암벽화 4,000원, 초크 1,000원) is what a model's wrong total looks like, and
     reproducing it from some of the lines says nothing of whether the rest belonged in it.
     """

@@ -692,6 +692,14 @@ def _has_value(value: Value, line: Line, days: frozenset[int]) -> bool:
     return _value_match(value, line, days) >= 1.0
 
 
+def values_on(index: SourceIndex, claim: str, numbers: list[int]) -> bool:
+    """Whether the claim states a time, date, amount or duration, and these lines have an agreeing value for each."""
+    lines = [line for line in index.lines if line.number in set(numbers) and line.segments]
+    stated = [(value, part) for part in analyse_claim(claim) for value in part.values
+              if value.kind in ("time", "date", "money", "dur")]
+    return bool(stated) and all(any(_has_value(value, line, part.days) for line in lines) for value, part in stated)
+
+
 def not_found(index: SourceIndex, claim: str) -> list[str]:
     """The claim's words and values that no source line has (as the claim writes them), in order.
 

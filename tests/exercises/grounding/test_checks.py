@@ -1326,3 +1326,48 @@ def test_a_discount_for_a_case_backs_only_a_claim_that_names_the_case_or_shows_t
     for claim in ("둘이 함께 신청하면 1인 40,000원입니다.", "친구분과 오시면 1인 40,000원이에요.",
                   "1인 45,000원 − 5,000원 = 40,000원", "5,000원 할인돼서 1인 40,000원이에요."):
         assert computation(shop, claim, [2]) is not None, claim
+
+
+# --- preconditions from measuring each check on the sets S to Z on the engines they were run on (2026-12-07) -----
+
+CARE = ["돌봄 (가상 자료)", "이용료: 아이 1명당 1시간 3,000원, 하루 최대 5시간까지 맡길 수 있습니다.",
+        "같은 가구의 둘째 아이부터는 이용료를 절반만 받습니다."]
+
+
+def test_a_total_that_leaves_out_a_cited_rule_on_its_amounts_is_not_reproduced() -> None:
+    """"3,000원 × 4시간 × 2명 = 24,000원" is reproduced from the price line alone, but not when the learner also cites
+    the line halving the second child's fee: a total that leaves out such a rule is what a model's wrong total looks
+    like, so the site says nothing rather than 맞음."""
+    from exercises.grounding.engine.compute import computation
+
+    claim = "두 아이를 4시간 맡기면 3,000원 × 4시간 × 2명 = 24,000원이에요."
+    assert computation(CARE, claim, [2], cited=[2]) is not None
+    assert computation(CARE, claim, [2, 3], cited=[2, 3]) is None
+    assert shown(claim, "no_data", [2, 3], lines=CARE)["verdict"] != "review"
+    waived = ["돌봄 (가상 자료)", "이용료: 1시간 3,000원", "기초생활수급 가구는 이용료를 면제합니다."]
+    assert computation(waived, "4시간 맡기면 12,000원이에요.", [2], cited=[2]) is not None
+    assert computation(waived, "4시간 맡기면 12,000원이에요.", [2, 3], cited=[2, 3]) is None
+
+
+def test_an_incomplete_citation_asks_only_for_a_line_a_formula_takes_an_operand_from() -> None:
+    """"무료로 받는 2개만 해도 9,000원어치" takes 무료 from the title as it is and 4,500원 × 2개 from the cited lines: the title
+    is no line the sum needs, so the learner is not told "1번 줄도 인용하세요"."""
+    meter = ["(가상 자료) 계량기 보온 팩 무료 배부 안내", "한 세대에 보온 팩 2개까지 받을 수 있습니다.",
+             "보온 팩 1개 값은 4,500원 상당이며, 더 필요하면 민원실에서 1개 3,000원에 살 수 있습니다."]
+    item = shown("참고: 보온 팩 1개는 4,500원 상당이라, 무료로 받는 2개만 해도 9,000원어치예요.", "grounded", [2, 3],
+                 lines=meter)
+    assert item["check"] != "incomplete_citation" and item["verdict"] != "review"
+
+
+def test_a_claim_whose_cited_lines_hold_its_values_is_not_asked_for_the_questions_lines() -> None:
+    """"평일 운영 시간은 오전 9시 ~ 오후 6시예요" citing the hours line ranks the 평일에만 line first on its words, which is
+    the linked question's evidence; the cited line has both times, so no "2번 줄도 인용하세요". A claim the cited line
+    does not hold ("평일에만 운영합니다" citing the hours) is still asked."""
+    care = ["돌봄 (가상 자료)", "기간: 2026년 12월 28일(월) ~ 2027년 1월 22일(금), 평일에만 운영합니다.",
+            "시간: 오전 9시 ~ 오후 6시 (낮 12시 ~ 1시 점심시간에는 아이를 맡기거나 데려갈 수 없습니다)"]
+    saturday = {"key": "sat", "text": "토요일에도 맡길 수 있나요?", "judgement": "grounded", "evidence": [2],
+                "required": [2], "explanation": "", "facts": []}
+    hours = shown("평일 운영 시간은 오전 9시 ~ 오후 6시예요", "grounded", [3], lines=care, question=saturday)
+    assert hours["check"] != "question_evidence" and hours["verdict"] != "review"
+    weekdays_only = shown("평일에만 운영합니다.", "grounded", [3], lines=care, question=saturday)
+    assert weekdays_only["check"] == "question_evidence" and "2번 줄도 인용하세요" in weekdays_only["basis"]
