@@ -50,6 +50,22 @@ def test_start_mark_submit_and_read_feedback(learner: User, bookshop: Exercise) 
     assert again.status_code == 409
 
 
+def test_the_feedback_page_says_why_a_held_claim_is_not_judged(learner: User, bookshop: Exercise) -> None:
+    """A claim a check holds at 확인 안 됨 with a reason ("행사 날에는 주차할 수 없어요" marked 근거 with no line: it may be a
+    silence claim) shows that reason on the page, not only the generic 확인 안 됨 sentence."""
+    client = signed_in(learner)
+    body = start(client, key="held", answer="행사 날에는 주차할 수 없어요.").json()
+    claim = body["claims"][0]["id"]
+    marked = client.post(f"/api/grounding/attempts/{body['id']}/marks",
+                         {"marks": [{"claim": claim, "judgement": "grounded"}]}, content_type="application/json")
+    assert marked.status_code == 200
+    assert client.post(f"/api/grounding/attempts/{body['id']}/submit").status_code == 200
+    item = client.get(f"/api/grounding/attempts/{body['id']}/feedback").json()["claims"][0]
+    assert item["verdict"] == "unchecked" and item["check"] == "no_lines"
+    page = client.get(f"/exercises/attempts/{body['id']}/").content.decode()
+    assert "원문에 없다는 주장이면 줄이 없어도" in page and "basis-held" in page
+
+
 def test_bad_marks_are_refused_with_a_reason(learner: User, bookshop: Exercise) -> None:
     client = signed_in(learner)
     body = start(client).json()
