@@ -150,12 +150,17 @@ BLIND_Y = DATA / "grounding_blind_2026-12-07y.yaml"  # measured once blind on 20
 # since.
 BLIND_Z = DATA / "grounding_blind_2026-12-07z.yaml"  # measured once blind on 2026-12-07; development data since
 # Set AA: the same brief, written 2026-12-07 by a helper at the end of the session that ran Z, from set M's header and
-# set G's layout only (committed 6f31c22 unread); registered 2026-12-07 before any further engine change.
-BLIND_AA = DATA / "grounding_blind_2026-12-07aa.yaml"
+# set G's layout only (committed 6f31c22 unread); registered 2026-12-07 before any further engine change; run once on
+# the engine of 519f3ee (two of its claims were seen before that run: see the README), development data since.
+BLIND_AA = DATA / "grounding_blind_2026-12-07aa.yaml"  # measured once blind on 2026-12-07; development data since
 # Set AB: the same brief, written 2026-12-07 by a helper while the value check's kinds were being measured, from set
-# M's header and set G's layout only (committed unread with its registration, before that change was committed).
-BLIND_AB = DATA / "grounding_blind_2026-12-07ab.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-aa", "blind-ab")
+# M's header and set G's layout only (committed d681531 unread); run once on the engine of 519f3ee, development data
+# since.
+BLIND_AB = DATA / "grounding_blind_2026-12-07ab.yaml"  # measured once blind on 2026-12-07; development data since
+# Set AC: the same brief, written 2026-12-07 by a helper while the changes before 519f3ee were made, from set M's
+# header and set G's layout only (committed unread with its registration, before AA's and AB's misses were read).
+BLIND_AC = DATA / "grounding_blind_2026-12-07ac.yaml"
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-ac")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -559,10 +564,11 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
     answer_sets.append(("dev-x", BLIND_X))  # likewise
     answer_sets.append(("dev-y", BLIND_Y))  # likewise
     answer_sets.append(("dev-z", BLIND_Z))  # likewise
+    answer_sets.append(("dev-aa", BLIND_AA))  # likewise
+    answer_sets.append(("dev-ab", BLIND_AB))  # likewise
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
                                   ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-i", BLIND_I),
-                                  ("blind-m", BLIND_M), ("blind-aa", BLIND_AA),
-                                  ("blind-ab", BLIND_AB)):
+                                  ("blind-m", BLIND_M), ("blind-ac", BLIND_AC)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:
