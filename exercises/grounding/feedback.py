@@ -265,8 +265,10 @@ def no_lines(claim: ClaimContext) -> Finding | None:
     return Finding(REVIEW, _("근거라면 줄을 인용하세요: 이 주장을 받치는 원문 줄 번호를 적어 주세요."))
 
 
-# Words that say something is absent, unknown or refused (없음, 않, 안 돼, 불가, 금지, 모름, 못, 아니, ❌).
-_MAY_SAY_ABSENT = re.compile(r"없|않|안\s*[되돼됩된]|불가|금지|모르|모름|못\s|못[하해할합]|아니|아닙|[❌✗✕×X]\s*(?:\||$)")
+# Words that say something is absent, unknown, hard to find or refused (없음, 않, 안 돼, 불가, 금지, 모름, 못, 어렵, 아니,
+# ❌).
+_MAY_SAY_ABSENT = re.compile(r"없|않|안\s*[되돼됩된]|불가|금지|모르|모름|못\s|못[하해할합]|어렵|어려|아니|아닙"
+                             r"|[❌✗✕×X]\s*(?:\||$)")
 
 
 def missing_line(claim: ClaimContext) -> Finding | None:

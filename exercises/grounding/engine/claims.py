@@ -202,7 +202,9 @@ _COLUMN_LABELS = ("구분", "항목", "내용", "금액", "요금", "가격", "�
                   "참고", "정보", "주장", "질문", "답", "답변", "확인", "상태", "결과", "과목", "프로그램", "코스",
                   # fees by name, and totals: "| 구분 | 참가비 |", "원래 금액 / 적용 금액 / 소계"
                   "참가비", "재료비", "교육비", "수강료", "이용료", "관람료", "대여료", "입장료", "정가", "소계", "총액", "기준",
-                  "안내문", "원문")
+                  "안내문", "원문",
+                  # generic column words: "| 내역 | 단가 | 수량 | 금액 |", "| 크기 | 장수 | 금액 |", "| 상 | 팀 수 | 상금 합계 |"
+                  "단가", "크기", "장수", "개수", "정원", "시점", "내역", " 수")
 _TABLE_CELLS = re.compile(r"^\|(.+)\|$")
 # The asker's plan or feeling said back ("18일 방문 계획이시군요!", "아이가 접종을 앞두고 있군요."): it is about the
 # person asking, never about the source.
@@ -216,11 +218,14 @@ _ASKER_SAID_BACK = re.compile(
     r"|(?:문의|질문)\s*주셨(?:군요|네요|어요|습니다)|질문\s*(?:잘\s*)?받았(?:어요|습니다)"
     # who the asker is, said back with the honorific copula: "솔내동 주민이시군요", "처음이시군요"
     r"|[가-힣]이시군요"
-    r"|(?:말씀|얘기|질문)이(?:시|신)?(?:죠|군요|네요|지요)"
+    r"|(?:말씀|얘기|질문)이(?:시|신)?(?:죠|군요|네요|지요)|좋은\s*질문이(?:에요|네요|세요|십니다)"
+    # the asker's feeling, with the honorific: "8층이면 정말 난감하시겠어요", "주말 이틀 모두 바쁘시군요"
+    r"|(?:난감하|불편하|답답하|속상하|서운하|피곤하|힘드|바쁘|아쉬우|당황스러우)(?:시|셨)[가-힣]*(?:요|군요|죠)"
     r"|(?:앞두|계획하|준비하|기다리|알아보|찾으)[가-힣]*\s*(?:있|계시)(?:군요|네요|으시군요|는군요))"
     r"[^가-힣0-9]*$")
 # A wish to the reader ("즐겁게 배우시길 바랄게요!", "좋은 하루 보내세요~"): a sign-off, unless it restates a line.
-_WISH = re.compile(r"(?:(?:길|기를)\s*바(?:라요|랄게요|랍니다|래요)|(?:되|보내)세요)[^가-힣0-9]*$")
+_WISH = re.compile(r"(?:(?:길|기를)\s*바(?:라요|랄게요|랍니다|래요)|(?:되|보내)세요|(?:있으시|되시|하시)길"
+                   r"|(?:되면|됐으면|되었으면)\s*좋겠(?:어요|습니다|네요))[^가-힣0-9]*$")
 # So is a reaction to the asker's plan ("아이가 정말 좋아하겠네요!", "자전거 타기 좋은 계절이네요 🚲") and a wish of
 # manner ("재밌게 탈출하세요!", "예쁘게 자르고 오세요~"), as long as no figure or reason rides on it: "12일부터 열린다고
 # 하니 다음에 해 보셔도 좋겠네요" states the opening.
@@ -246,6 +251,8 @@ def _is_label(sentence: str) -> bool:
     words = sentence.rstrip(":： ").split()
     if not 1 <= len(words) <= 4 or _PREDICATE_END.search(sentence) or "|" in sentence or _value_cell(words[-1]):
         return False  # a row ("요일 | 토요일") is the header check's; "추첨일 요일 / 월요일" ends in a value, not a title word
+    if _described_noun(" ".join(words), words):
+        return True
     if any(word.endswith(("은", "는", "을", "를", "로", "에서", "까지", "부터")) for word in words[:-1]):
         return False  # "결과는 문자로 안내": a terse statement with its topic and means, not a title
     if words[-1].endswith(_TITLE_WORDS):
@@ -272,6 +279,19 @@ def _bare_topic(sentence: str, words: list[str]) -> bool:
     if len(words) > 3 or re.search(r"[\d|.?!,:：·/]", sentence) or _STATES.search(sentence):
         return False
     return not any(word.endswith(_JOINED) for word in words)
+
+
+def _described_noun(sentence: str, words: list[str]) -> bool:
+    """A row label that is a noun with a clause describing it ("결석할 때", "찾는 날", "받는 것", "차를 가져갈 경우",
+    "안내문에서 확인되는 것"): the words before the noun describe it and join it to no predicate. Two to four words, no
+    figure, no mark that ends or splits a statement, no verdict word ("무료로 받는 것" says 무료)."""
+    return (2 <= len(words) <= 4 and words[-1] in _LABEL_HEADS and not re.search(r"[\d|.?!,:：·/]", sentence)
+            and not _STATES.search(sentence))
+
+
+# Nouns that head a describing clause in a row label ("결석할 때", "받는 것", "끝나는 시간"): with one of these last, the
+# words before it describe it and join it to no predicate.
+_LABEL_HEADS = frozenset({"때", "경우", "날", "것", "곳", "시간", "돈", "분", "점", "방법"})
 
 
 def aside_by_form(sentence: str) -> bool:
@@ -360,6 +380,8 @@ def _is_header_row(labels: list[str], *, framed: bool) -> bool:
     if any(_CELL_SAYS.search(label) or _CELL_LIST.search(label) for label in labels[1:]):
         return False
     named = [label.endswith(_COLUMN_LABELS) for label in labels]
+    if not named[0] and _STATES.search(labels[0]):
+        return False  # "확인 불가 | 주차, 강사 수": a first cell that says how things stand names no rows
     return all(named) or all(named[1:])
 
 

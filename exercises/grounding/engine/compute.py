@@ -103,8 +103,28 @@ def _beyond_the_check(index: SourceIndex, claim: str, formulas: list[str], used:
         return True
     if _ORDINAL_FROM.search(normalise(claim)) and not any("째" in seg.text for line in used for seg in line.segments):
         return True
+    if _excluded_named(formulas, used):
+        return True
     return cited is not None and bool((_amount_lines(index, cited) | _rule_lines(index, cited))
                                       - {line.number for line in used})
+
+
+# What a line says its rule does not cover: "(재료비는 할인 없음)", "보드 대여료는 할인하지 않습니다", "교재비 제외".
+_EXCLUDED = re.compile(r"([가-힣]{2,}?)(?:은|는|도)?\s*(?:할인|적용)\s*(?:없|안\s|하지\s*않|되지\s*않|제외)"
+                       r"|([가-힣]{2,}?)(?:은|는)?\s*제외")
+
+
+def _excluded_named(formulas: list[str], used: list[Line]) -> bool:
+    """A rate applied to an amount the line's rule excludes: "재료비도 10% 할인돼서 22,500원" takes 10% off "재료비
+    25,000원" where the rate's line says "(재료비는 할인 없음)", however the arithmetic comes out. Only the amount the
+    rate scales counts: "회원 수강료 72,000원 + 재료비 25,000원" adds the excluded fee unscaled."""
+    names = {name for line in used for seg in line.segments for found in _EXCLUDED.finditer(seg.text)
+             for name in found.groups() if name}
+    if not names:
+        return False
+    scaled = {amount for formula in formulas for amount in re.findall(r"([\d,]+원)\s*×\s*\(", formula)}
+    return any(re.search(rf"{re.escape(name)}[^\d]{{0,12}}{re.escape(amount)}", seg.text)
+               for name in names for amount in scaled for line in used for seg in line.segments)
 
 
 def _count_unchecked(claim: str, values: list[Value], formulas: list[str], given: list[Line]) -> bool:

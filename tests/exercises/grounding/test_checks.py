@@ -1371,3 +1371,43 @@ def test_a_claim_whose_cited_lines_hold_its_values_is_not_asked_for_the_question
     assert hours["check"] != "question_evidence" and hours["verdict"] != "review"
     weekdays_only = shown("평일에만 운영합니다.", "grounded", [3], lines=care, question=saturday)
     assert weekdays_only["check"] == "question_evidence" and "2번 줄도 인용하세요" in weekdays_only["basis"]
+
+
+def test_a_rate_a_line_says_does_not_cover_a_thing_is_not_applied_to_it() -> None:
+    """From set AA: "재료비도 10% 할인돼서 22,500원" of "수강료를 10% 할인받습니다(재료비는 할인 없음)" applies the rate where
+    the line says it does not: no computation backs it, however the arithmetic comes out. Adding that fee unscaled to the
+    discounted one is still reproduced."""
+    from exercises.grounding.engine.compute import computation
+
+    knit = ["뜨개질 교실 (가상 자료)", "수강료: 4회 80,000원, 털실과 대바늘 재료비 25,000원은 별도입니다.",
+            "공방 회원은 수강료를 10% 할인받습니다(재료비는 할인 없음)."]
+    assert computation(knit, "재료비도 10% 할인돼서 22,500원이에요.", [2, 3], cited=[2, 3]) is None
+    added = "회원은 수강료 72,000원에 재료비 25,000원을 더해 97,000원이에요."
+    assert computation(knit, added, [2, 3], cited=[2, 3]) is not None, "the excluded fee added unscaled"
+    assert shown("재료비도 10% 할인돼서 22,500원이에요.", "no_data", [2, 3], lines=knit)["verdict"] != "review"
+
+
+def test_hard_to_find_is_a_way_of_saying_the_source_is_silent() -> None:
+    """From set AA: "두 가지 다 안내문에서 답을 찾기 어렵네요" marked 근거 with no line is held, not told to cite a line."""
+    assert shown("음, 두 가지 다 안내문에서 답을 찾기 어렵네요.", "grounded", [])["verdict"] != "review"
+
+
+@pytest.mark.parametrize("sentence", ["크기 | 장수 | 금액", "날짜 | 요일 | 정원", "구분 | 기간 | 평일 수", "상 | 팀 수 | 상금 합계",
+                                      "내역 | 단가 | 수량 | 금액", "결석할 때", "찾는 날", "받는 것", "차를 가져갈 경우",
+                                      "안내문에서 확인되는 것", "어머, 8층이면 정말 난감하시겠어요.", "아, 주말 이틀 모두 바쁘시군요.",
+                                      "좋은 질문이에요!", "꼭 좋은 결과 있으시길!", "도움이 되면 좋겠어요~"])
+def test_header_rows_described_nouns_and_the_askers_feelings_are_not_claims(sentence: str) -> None:
+    """From sets AA and AB: column names (단가, 장수, 정원, "팀 수"), a noun a clause describes as a row label ("결석할 때",
+    "받는 것"), the asker's feeling said back with the honorific, and a wish are 주장 아님 by form."""
+    from exercises.grounding import engine
+
+    assert engine.is_aside(sentence, 0.3)
+
+
+@pytest.mark.parametrize("sentence", ["확인 불가 | 주차, 강사 수", "무료로 받는 것", "토요일은 휴관인 날", "| 장소 | 주민센터 3층 강당 |"])
+def test_a_row_or_label_that_states_something_is_still_a_claim(sentence: str) -> None:
+    """A first cell that says how things stand ("확인 불가"), a verdict word ("무료") or a topic joined to a predicate
+    ("토요일은 휴관인 날") keeps the sentence a claim, whatever column words follow."""
+    from exercises.grounding import engine
+
+    assert not engine.is_aside(sentence, 0.3)
