@@ -68,6 +68,7 @@ _DAY_PARTICLE = re.compile(r"\s*(?:에|은|는|이|입|인|부터|까지|엔|의
 _PERIOD_AFTER = re.compile(r"\s*(?:에|당|마다)(?![가-힣])")
 _BARE_DAY = re.compile(r"(?<![\d,.])\d{1,2}\s*일(?!\s*(?:간|동안|이내|째))")
 
+
 def stated_values(claim: str) -> list[tuple[Segment, Value]]:
     """The claim's values it states as the source's own, with their clause; empty when unsure.
 

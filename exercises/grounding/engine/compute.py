@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .analysis import Segment, analyse, analyse_claim
@@ -189,11 +190,16 @@ def _extra_left_out(formulas: list[str], used: list[Line]) -> bool:
                for v in seg.values)
 
 
+def _lines_that(index: SourceIndex, numbers: list[int], holds: Callable[[Line], bool]) -> set[int]:
+    """Which of these lines (by number) the test holds for."""
+    wanted = set(numbers)
+    return {line.number for line in index.lines if line.number in wanted and holds(line)}
+
+
 def _amount_lines(index: SourceIndex, numbers: list[int]) -> set[int]:
     """Which of these lines state an amount of money a computation could have used."""
-    wanted = set(numbers)
-    return {line.number for line in index.lines if line.number in wanted
-            and any(v.kind == "money" and v.role in ("point", "max", "min") for v in _line_values(line))}
+    return _lines_that(index, numbers, lambda line: any(v.kind == "money" and v.role in ("point", "max", "min")
+                                                        for v in _line_values(line)))
 
 
 # A rule that changes an amount without stating one: "둘째 아이부터는 이용료를 절반만 받습니다", "회원은 10% 할인".
@@ -204,9 +210,7 @@ def _rule_lines(index: SourceIndex, numbers: list[int]) -> set[int]:
     """Which of these lines state a rule that changes an amount (``_CHANGES_AN_AMOUNT``). A total that leaves out such a
     line the learner cited ("3,000원 × 4시간 × 2명 = 24,000원" citing the half-price rule for a second child) is what
     a model's wrong total looks like: reproducing it without the rule says nothing of whether the rule applied."""
-    wanted = set(numbers)
-    return {line.number for line in index.lines if line.number in wanted
-            and any(_CHANGES_AN_AMOUNT.search(seg.text) for seg in line.segments)}
+    return _lines_that(index, numbers, lambda line: any(_CHANGES_AN_AMOUNT.search(seg.text) for seg in line.segments))
 
 
 _OPERANDS = ("money", "time", "dur")
