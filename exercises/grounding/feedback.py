@@ -416,8 +416,8 @@ def incomplete_citation(claim: ClaimContext) -> Finding | None:
 
 
 def values(claim: ClaimContext) -> Finding | None:
-    """An amount or a duration the claim states as the source's own, against the same kind of value on the cited lines
-    (dates, clock times and counts are left to a person: see ``value_conflicts``)."""
+    """An amount, a duration or an opening or closing time the claim states as the source's own, against the same kind
+    of value on the cited lines (dates, other clock times and counts are left to a person: see ``value_conflicts``)."""
     if claim.judgement not in JUDGED:
         return None
     conflicts = value_conflicts(list(claim.lines), claim.text, list(claim.valid_cited))
@@ -509,7 +509,7 @@ CHECKS: tuple[Check, ...] = (
     Check("computed", gettext_lazy("값 계산 (인용한 줄로)"), computed, _cites, final=True),
     Check("weekdays", gettext_lazy("요일 계산 (원문의 날짜로)"), weekdays, _cites, final=True),
     Check("incomplete_citation", gettext_lazy("빠진 인용"), incomplete_citation, _cites),
-    Check("values", gettext_lazy("값 대조 (금액·기간)"), values, _cites),
+    Check("values", gettext_lazy("값 대조 (금액·기간·여닫는 시각)"), values, _cites),
     Check("denied", gettext_lazy("부정이 반대인 같은 말"), denied, _cites),
     Check("absent_value", gettext_lazy("원문에 없는 값"), absent_value, unkeyed),
     Check("absent_subject", gettext_lazy("원문에 없는 대상"), absent_subject, unkeyed),

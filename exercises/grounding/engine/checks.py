@@ -2,9 +2,10 @@
 
 Each answers a narrow question with certainty or not at all:
 
-- ``value_conflicts``: does an amount of money or a duration the claim states disagree
-  with the same kind of value on the lines the learner cited? (Dates, times and counts
-  are not compared: on text written after the engine that comparison was mostly wrong.) Only values read
+- ``value_conflicts``: does an amount of money, a duration, or an opening or closing time
+  the claim states disagree with the same kind of value on the lines the learner cited?
+  (Dates, other times and counts are not compared: on text written after the engine that
+  comparison was mostly wrong.) Only values read
   without doubt count (no vague "밤에는", no "이삼일", no bare numbers), never in a
   negated or hedged clause ("여섯 시간은 어렵습니다" agrees with "최대 4시간"), and
   never against lines with a multiplier (1.5배, 10%), where the claim may be
@@ -145,8 +146,9 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
     settles it with another value ("3월까지 연장 확정") may be a guess at what is pending (보류)
     or an invention (자료없음), and which one is a person's call.
 
-    Only amounts of money and durations are compared (``COMPARED_KINDS``). Dates, clock times and
-    counts are not: on the eight sets written after the engine and run once each (S to Z), the
+    Only amounts of money and durations are compared (``COMPARED_KINDS``), and one form of clock time
+    (``_compared``). Dates, other clock times and counts are not: on the eight sets written after the
+    engine and run once each (S to Z), the
     comparison was right on 1 of 10 dates, 1 of 3 times and 0 of 2 counts it spoke on. A claimed date
     or time is most often one the source gives by a rule ("매주 금·토", a range, a timetable of
     several departures) or one the asker brought, which a line-by-line comparison cannot read; an
@@ -162,12 +164,14 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
         return []
     found: list[ValueConflict] = []
     for part, value in stated_values(claim):
-        if value.kind not in COMPARED_KINDS or not _stated_as_itself(part, value):
+        if not _stated_as_itself(part, value):
             continue
         options = [(line, seg, other) for line in lines for seg in line.segments for other in seg.values
                    if other.kind == value.kind and not (value.kind == "dur" and _is_date(seg, other))]
         if not options or any(other.role == "within" for _, _, other in options):
             continue  # a vague source value ("11월", "오후") does not say a precise one is wrong
+        if not _compared(value, options):
+            continue
         if _not_misread(value, options, lines) or _beyond_the_bound(value, options):
             continue
         shares_word = any(index.match(w, line) >= MATCHED_WORD for w in part.words if w.stem not in _MEASURES
@@ -183,12 +187,31 @@ def value_conflicts(source: str | list[str], claim: str, cited: list[int]) -> li
     return found
 
 
+def _compared(value: Value, options: list) -> bool:
+    """Whether a value of this kind is compared at all (``COMPARED_KINDS``), or is the one form of clock time that is:
+    an opening or closing bound the claim states ("토요일에는 20시까지 영업", role start or end) against hours the
+    cited lines give only as ranges ("11시부터 18시까지"), where a line in the next day ("다음 날 새벽 2시까지") leaves
+    it alone. That is the contradiction the course's first lesson teaches; no claim of the sets S to Z had that form,
+    so their figures neither back nor refute it. A point ("오전 6시 50분에 출발"), a range ("오후 1시 30분 ~ 5시 30분")
+    or a date is never compared."""
+    if value.kind in COMPARED_KINDS:
+        return True
+    return (value.kind == "time" and value.role in ("start", "end")
+            and all(other.role == "range" for _, _, other in options)
+            and not any(_NEXT_DAY.search(seg.text) for _, seg, _ in options))
+
+
+_NEXT_DAY = re.compile(r"다음\s*날|익일|자정|새벽")
+
+
 def _stated_as_itself(part: Segment, value: Value) -> bool:
     """Whether the claim states the amount or duration as a figure of the source, not one it worked out: never a
     difference ("가족권이 4,000원 저렴"), a total of days ("신청 기간은 모두 11일입니다") or a bare day of the month
     ("11일"), which is a date, and dates are not compared."""
     if value.kind == "money":
         return not _DIFFERENCE_AFTER.match(part.text, value.span[1])
+    if value.kind != "dur":
+        return True
     return not (_DAYS_IN_ALL.search(part.text[:value.span[0]])
                 or _BARE_DAY.fullmatch(part.text[value.span[0]:value.span[1]].strip()))
 
@@ -253,14 +276,18 @@ def _not_misread(value: Value, options: list, lines: list) -> bool:
 
 
 def _reachable(value: Value, lines: list) -> bool:
-    """Whether a claimed duration is the gap between two clock times of the lines, less or more one of their
-    durations ("2시간 30분 − 40분 = 110분"): a value the claim may have computed."""
-    if value.kind != "dur":
+    """Whether a claimed duration is the gap between two clock times of the lines (less or more one of their
+    durations, "2시간 30분 − 40분 = 110분"), or a claimed clock time one of their times shifted by one of their
+    durations: a value the claim may have computed."""
+    if value.kind not in ("dur", "time"):
         return False
     points = {point for line in lines for other in line.values if other.kind == "time" and other.role != "within"
               for alt in other.alts for point in alt}
     wanted = {point for alt in value.alts for point in alt}
     spans = {other.alts[0][0] / 60 for line in lines for other in line.values if other.kind == "dur"}
+    if value.kind == "time":
+        return any(abs(point + sign * span - w) < 1e-6 for point in points for span in spans for sign in (1, -1)
+                   for w in wanted)
     gaps = {abs(a - b) for a in points for b in points if a != b}
     sums = gaps | {gap + sign * span for gap in gaps for span in spans for sign in (1, -1)}
     return any(abs(total * 60 - w) < 1e-6 for total in sums for w in wanted)

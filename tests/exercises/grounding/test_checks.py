@@ -257,10 +257,10 @@ def test_a_claim_that_affirms_and_denies_is_not_called_a_denial() -> None:
 
 
 def test_dates_clock_times_and_counts_are_never_compared() -> None:
-    """Only amounts and durations get a value verdict. On text written after the engine, a compared date, clock time or
-    count was mostly right in the source by a rule the comparison cannot read (a range split by years, 매주 금·토, a
-    timetable, a bound drawn from the other side), so none of them is called 원문과 어긋남, even where the line does
-    contradict it ("수요일은 9시~18시", "12월 15일에도", "다른 동 주민은 6명까지")."""
+    """Only amounts and durations get a value verdict (and an opening or closing time, below). On text written after the
+    engine, a compared date, clock time or count was mostly right in the source by a rule the comparison cannot read (a
+    range split by years, 매주 금·토, a timetable, a bound drawn from the other side), so none of them is called 원문과
+    어긋남, even where the line does contradict it ("수요일은 9시~18시", "12월 15일에도", "다른 동 주민은 6명까지")."""
     from exercises.grounding.engine.checks import value_conflicts
 
     zoo = ["야간 동물원 (가상 자료)", "운영일: 2026년 12월 18일부터 2027년 1월 3일까지 매주 금요일·토요일"]
@@ -276,10 +276,22 @@ def test_dates_clock_times_and_counts_are_never_compared() -> None:
                                 (shuttle, "마지막 셔틀은 시청 앞 광장에서 오전 6시 50분에 출발해요.", [2]),
                                 (shuttle, "마지막 셔틀은 시청 앞 광장에서 오전 7시에 출발해요.", [2]),
                                 (yoga, "다른 동 주민은 최대 4명까지래요.", [4]), (yoga, "다른 동 주민은 6명까지 받아요.", [4]),
-                                (archery, "15명을 넘는 신청자는 다음 회차로 옮겨 줍니다.", [2]),
-                                (BOOKSHOP, "토요일에는 밤 9시까지 영업합니다.", [2])):
+                                (archery, "15명을 넘는 신청자는 다음 회차로 옮겨 줍니다.", [2])):
         assert value_conflicts(lines, claim, cited) == [], claim
-    assert shown("토요일에는 밤 9시까지 영업합니다.", "grounded", [2])["check"] != "values"
+
+
+def test_an_opening_or_closing_time_against_hours_given_as_a_range_is_compared() -> None:
+    """The one form of clock time that is compared, the contradiction the course's first lesson teaches: "토요일에는 밤
+    9시까지 영업" against "11시부터 18시까지" (a closing bound against hours given as a range). The asker's own range
+    inside the hours, a departure time and a bound against a line that runs into the next day are not."""
+    from exercises.grounding.engine.checks import value_conflicts
+
+    assert [c.claim_text for c in value_conflicts(BOOKSHOP, "토요일에는 밤 9시까지 영업합니다.", [2])] == ["밤 9시"]
+    assert value_conflicts(BOOKSHOP, "토요일에는 18시까지 영업합니다.", [2]) == []
+    hours = ["돌봄 (가상 자료)", "시간: 오전 9시 ~ 오후 6시"]
+    assert value_conflicts(hours, "맡기는 시간: 오후 1시 30분 ~ 오후 5시 30분", [2]) == []
+    late = ["야시장 (가상 자료)", "운영: 저녁 6시부터 다음 날 새벽 2시까지"]
+    assert value_conflicts(late, "야시장은 저녁 6시부터 열어요.", [2]) == []
 
 
 def test_no_computation_multiplies_a_price_per_minutes_by_hours_or_adds_a_free_item() -> None:
