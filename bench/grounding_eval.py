@@ -161,10 +161,14 @@ BLIND_AB = DATA / "grounding_blind_2026-12-07ab.yaml"  # measured once blind on 
 # header and set G's layout only (committed 5a55b27 unread, before AA's and AB's misses were read); run once on the
 # engine of 3f60cbd (every goal of issue 17 met; see the README). Its misses have not been read.
 BLIND_AC = DATA / "grounding_blind_2026-12-07ac.yaml"
-# Set AD: the same brief, written 2026-12-07 by a helper after the session's last engine change (c0f8bb3), from set M's
-# header and set G's layout only; committed unread with its registration, to be run once on that engine.
-BLIND_AD = DATA / "grounding_blind_2026-12-07ad.yaml"
-BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-ac", "blind-ad")
+# Set AD: the same brief, written 2026-12-07 by a helper after the engine of c0f8bb3, from set M's header and set G's
+# layout only (committed f18176c unread); run once on that engine (every verdict goal met, hint coverage 0.284),
+# development data since.
+BLIND_AD = DATA / "grounding_blind_2026-12-07ad.yaml"  # measured once blind on 2026-12-07; development data since
+# Set AE: the same brief, written 2026-12-07 by a helper after AD's run, from set M's header and set G's layout only;
+# committed unread with its registration, to be run once on the session's final engine.
+BLIND_AE = DATA / "grounding_blind_2026-12-07ae.yaml"
+BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-ac", "blind-ae")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
 
 
@@ -570,9 +574,10 @@ def load_splits(no_blind: bool) -> tuple[dict[str, list[dict[str, Any]]], dict[s
     answer_sets.append(("dev-z", BLIND_Z))  # likewise
     answer_sets.append(("dev-aa", BLIND_AA))  # likewise
     answer_sets.append(("dev-ab", BLIND_AB))  # likewise
+    answer_sets.append(("dev-ad", BLIND_AD))  # likewise
     for blind_name, blind_path in (("blind", BLIND), ("blind-c", BLIND_C), ("blind-d", BLIND_D),
                                   ("blind-e", BLIND_E), ("blind-g", BLIND_G), ("blind-i", BLIND_I),
-                                  ("blind-m", BLIND_M), ("blind-ac", BLIND_AC), ("blind-ad", BLIND_AD)):
+                                  ("blind-m", BLIND_M), ("blind-ac", BLIND_AC), ("blind-ae", BLIND_AE)):
         if blind_path.exists() and not no_blind:
             answer_sets.append((blind_name, blind_path))
     for name, path in answer_sets:
