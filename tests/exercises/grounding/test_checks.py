@@ -1423,3 +1423,13 @@ def test_a_row_or_label_that_states_something_is_still_a_claim(sentence: str) ->
     from exercises.grounding import engine
 
     assert not engine.is_aside(sentence, 0.3)
+
+
+def test_an_at_a_glance_title_is_not_a_claim() -> None:
+    """From set AD (run once, development data since): "한눈에 보기" titles a summary and says nothing of the source.
+    "…챙겨 가시면 돼요" was tried as advice and dropped: "…하시면 됩니다" states how a thing is done ("주차는 … 공터에
+    하시면 됩니다", "8,000원을 내시면 됩니다"), which the source may back or not."""
+    from exercises.grounding import engine
+
+    assert engine.is_aside("한눈에 보기", 0.0)
+    assert not engine.is_aside("주차는 책방 옆 공터에 하시면 됩니다.", 0.1)
