@@ -165,8 +165,9 @@ BLIND_AC = DATA / "grounding_blind_2026-12-07ac.yaml"
 # layout only (committed f18176c unread); run once on that engine (every verdict goal met, hint coverage 0.284),
 # development data since.
 BLIND_AD = DATA / "grounding_blind_2026-12-07ad.yaml"  # measured once blind on 2026-12-07; development data since
-# Set AE: the same brief, written 2026-12-07 by a helper after AD's run, from set M's header and set G's layout only;
-# committed unread with its registration, to be run once on the session's final engine.
+# Set AE: the same brief, written 2026-12-07 by a helper after AD's run, from set M's header and set G's layout only
+# (committed dfa7dba unread); run once on the engine of 37e5bdc (every goal met but hint coverage, 0.288). Its misses
+# have not been read.
 BLIND_AE = DATA / "grounding_blind_2026-12-07ae.yaml"
 BLIND_SETS = ("blind", "blind-c", "blind-d", "blind-e", "blind-g", "blind-i", "blind-m", "blind-ac", "blind-ae")
 _RELATION_OF = {"computed": "restates", "not_a_claim": "not_claim"}
