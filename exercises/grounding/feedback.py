@@ -29,7 +29,6 @@ record, not a review.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -46,6 +45,7 @@ from .engine.checks import (
     denied_line,
     leaves_open,
     may_compute,
+    may_say_absent,
     names_the_claim,
     pending_lines_about,
     restated_line,
@@ -259,16 +259,11 @@ def no_lines(claim: ClaimContext) -> Finding | None:
     judges it (answer groups)."""
     if claim.judgement != Judgement.GROUNDED or claim.cited or claim.silent:
         return None
-    if _MAY_SAY_ABSENT.search(claim.text):
+    if may_say_absent(claim.text):
         return Finding(UNCHECKED, _("인용한 줄이 없습니다. 원문에 없다는 주장이면 줄이 없어도 되지만, 원문이 말하는 것이면 "
                                     "받치는 줄을 인용하세요. 어느 쪽인지는 사이트가 가리지 못해 판단하지 않았습니다."))
     return Finding(REVIEW, _("근거라면 줄을 인용하세요: 이 주장을 받치는 원문 줄 번호를 적어 주세요."))
 
-
-# Words that say something is absent, unknown, hard to find or refused (없음, 않, 안 돼, 불가, 금지, 모름, 못, 어렵, 아니,
-# ❌).
-_MAY_SAY_ABSENT = re.compile(r"없|않|안\s*[되돼됩된]|불가|금지|모르|모름|못\s|못[하해할합]|어렵|어려|아니|아닙"
-                             r"|[❌✗✕×X]\s*(?:\||$)")
 
 
 def missing_line(claim: ClaimContext) -> Finding | None:

@@ -41,7 +41,6 @@ from .matcher import Line, SourceIndex, _check_value, index_for, score
 from .tables import read_tables
 from .values import Value, compatible, endpoints, extract_values
 
-_CERTAIN_KINDS = ("time", "date", "money", "dur")
 # The kinds of value a value verdict compares (see ``value_conflicts`` for the measurement behind it).
 COMPARED_KINDS = ("money", "dur")
 _MULTIPLIERS = ("count:배", "count:%")
@@ -451,6 +450,17 @@ def says_silent(claim: str) -> bool:
     norm = normalise(claim)
     found = SILENCE_RE.search(norm)
     return found is not None and not _CONDITIONAL_AFTER.match(norm, found.end())
+
+
+def may_say_absent(claim: str) -> bool:
+    """Whether the claim has a word that says something is absent, unknown, hard to find or refused (없음, 않, 안 돼,
+    불가, 금지, 모름, 못, 어렵, 아니, a "❌" cell). Such a claim may be a way of saying the source is silent that
+    ``says_silent`` does not read ("방수 보증서를 써 준다는 말은 어디에도 없어요", "전망대 화장실 | 없음")."""
+    return _MAY_SAY_ABSENT.search(claim) is not None
+
+
+_MAY_SAY_ABSENT = re.compile(r"없|않|안\s*[되돼됩된]|불가|금지|모르|모름|못\s|못[하해할합]|어렵|어려|아니|아닙"
+                             r"|(?:[❌✗✕×]|(?<![A-Za-z])X)\s*(?:\||$)")
 
 
 def absent_words_shared(source: str | list[str], question: str, claim: str) -> bool:

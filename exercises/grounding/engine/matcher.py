@@ -694,7 +694,8 @@ def _has_value(value: Value, line: Line, days: frozenset[int]) -> bool:
 
 def values_on(index: SourceIndex, claim: str, numbers: list[int]) -> bool:
     """Whether the claim states a time, date, amount or duration, and these lines have an agreeing value for each."""
-    lines = [line for line in index.lines if line.number in set(numbers) and line.segments]
+    wanted = set(numbers)
+    lines = [line for line in index.lines if line.number in wanted and line.segments]
     stated = [(value, part) for part in analyse_claim(claim) for value in part.values
               if value.kind in ("time", "date", "money", "dur")]
     return bool(stated) and all(any(_has_value(value, line, part.days) for line in lines) for value, part in stated)
